@@ -1,0 +1,57 @@
+/**
+ * Map names: what operators type ("Mirage", "dust 2", "de_nuke"), what sources print ("Dust II",
+ * "workshop/2126169449/de_mirage") and what the service answers (always the full `de_` name).
+ */
+
+/** The CS2 Active Duty pool of 2026: the default pool of a veto session. */
+export const ACTIVE_DUTY_POOL = [
+  'de_ancient',
+  'de_anubis',
+  'de_dust2',
+  'de_inferno',
+  'de_mirage',
+  'de_nuke',
+  'de_overpass',
+] as const;
+
+const LABELS: Record<string, string> = {
+  de_dust2: 'Dust II',
+};
+
+// Spellings that the plain rules below would get wrong.
+const ALIASES: Record<string, string> = {
+  dustii: 'dust2',
+  dust: 'dust2',
+};
+
+const PREFIXES = ['de_', 'cs_', 'ar_'];
+
+/**
+ * The full map name (`de_mirage`) for any common spelling, or null when the text cannot be a map
+ * name. Case, spaces, dashes, a workshop path and the `de_` prefix are all optional on input.
+ */
+export function normalizeMapName(input: string): string | null {
+  let text = input.trim().toLowerCase();
+  const slash = text.lastIndexOf('/');
+  if (slash >= 0) text = text.slice(slash + 1);
+  let prefix = 'de_';
+  for (const candidate of PREFIXES) {
+    if (text.startsWith(candidate)) {
+      prefix = candidate;
+      text = text.slice(candidate.length);
+      break;
+    }
+  }
+  text = text.replace(/[\s_\-.]+/g, '');
+  text = ALIASES[text] ?? text;
+  if (!/^[a-z0-9]{2,24}$/.test(text)) return null;
+  return `${prefix}${text}`;
+}
+
+/** The display name of a full map name: "Mirage" for de_mirage, "Dust II" for de_dust2. */
+export function mapLabel(fullName: string): string {
+  const known = LABELS[fullName];
+  if (known) return known;
+  const bare = fullName.replace(/^[a-z]{2}_/, '');
+  return bare.charAt(0).toUpperCase() + bare.slice(1);
+}

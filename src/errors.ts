@@ -1,0 +1,45 @@
+/**
+ * The one error type of the service. Every failure, over HTTP or the WebSocket, travels as
+ * `{ ok: false, error: code, message }`; the HTTP status is looked up here and nowhere else.
+ */
+export const ERROR_STATUS = {
+  invalid_payload: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  unknown_action: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  upstream_error: 502,
+  unavailable: 503,
+  upstream_timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(): { ok: false; error: ErrorCode; message: string } {
+    return { ok: false, error: this.code, message: this.message };
+  }
+}
+
+export const invalidPayload = (message: string) => new ServiceError('invalid_payload', message);
+export const conflict = (message: string) => new ServiceError('conflict', message);
+export const unavailable = (message: string) => new ServiceError('unavailable', message);
