@@ -1,0 +1,109 @@
+import { assign, setup } from 'xstate';
+
+export interface ColorPreset {
+  id: string;
+  name: string;
+}
+
+export interface RosterEntry {
+  slot: number;
+  name: string;
+}
+
+/** What the application shell and the HUD overlay tell the service about themselves. */
+export interface HostInput {
+  mainWindowOpen: boolean;
+  signedIn: boolean;
+  subscriptionActive: boolean;
+  presets: ColorPreset[];
+  colorPresetId: string | null;
+  roster: RosterEntry[];
+}
+
+export type HostReport = Partial<Pick<HostInput, 'mainWindowOpen' | 'signedIn' | 'subscriptionActive'>>;
+
+export type HostEvent =
+  | ({ type: 'host.report' } & HostReport)
+  | { type: 'host.presets'; presets: ColorPreset[] }
+  | { type: 'host.roster'; roster: RosterEntry[] }
+  | { type: 'preset.apply'; presetId: string };
+
+const sameRoster = (a: readonly RosterEntry[], b: readonly RosterEntry[]) =>
+  a.length === b.length && a.every((entry, i) => entry.slot === b[i]?.slot && entry.name === b[i]?.name);
+
+const samePresets = (a: readonly ColorPreset[], b: readonly ColorPreset[]) =>
+  a.length === b.length && a.every((preset, i) => preset.id === b[i]?.id && preset.name === b[i]?.name);
+
+/**
+ * The application around the service: its main window (commands flagged "Main window" need it
+ * open and signed in), the subscription, the colour presets the HUD overlay reported, the active
+ * preset and the roster from game data. The main-window states follow the reported flags.
+ */
+export const hostMachine = setup({
+  types: {} as { context: HostInput; input: HostInput; events: HostEvent },
+  guards: {
+    isWindowOpen: ({ context }) => context.mainWindowOpen,
+    isWindowClosed: ({ context }) => !context.mainWindowOpen,
+    isSignedIn: ({ context }) => context.signedIn,
+    isSignedOut: ({ context }) => !context.signedIn,
+    changesHost: ({ context, event }) =>
+      event.type === 'host.report' &&
+      (['mainWindowOpen', 'signedIn', 'subscriptionActive'] as const).some(
+        (key) => event[key] !== undefined && event[key] !== context[key],
+      ),
+    isNewRoster: ({ context, event }) => event.type === 'host.roster' && !sameRoster(context.roster, event.roster),
+    isNewPresetList: ({ context, event }) =>
+      event.type === 'host.presets' && !samePresets(context.presets, event.presets),
+    isOtherPreset: ({ context, event }) => event.type === 'preset.apply' && event.presetId !== context.colorPresetId,
+  },
+  actions: {
+    applyReport: assign(({ context, event }) => {
+      if (event.type !== 'host.report') return {};
+      return {
+        mainWindowOpen: event.mainWindowOpen ?? context.mainWindowOpen,
+        signedIn: event.signedIn ?? context.signedIn,
+        subscriptionActive: event.subscriptionActive ?? context.subscriptionActive,
+      };
+    }),
+    setRoster: assign({ roster: ({ context, event }) => (event.type === 'host.roster' ? event.roster : context.roster) }),
+    setPresets: assign({
+      presets: ({ context, event }) => (event.type === 'host.presets' ? event.presets : context.presets),
+    }),
+    setColorPreset: assign({
+      colorPresetId: ({ context, event }) => (event.type === 'preset.apply' ? event.presetId : context.colorPresetId),
+    }),
+  },
+}).createMachine({
+  id: 'host',
+  context: ({ input }) => input,
+  initial: 'mainWindowClosed',
+  on: {
+    'host.report': { guard: 'changesHost', actions: 'applyReport' },
+    'host.roster': { guard: 'isNewRoster', actions: 'setRoster' },
+    'host.presets': { guard: 'isNewPresetList', actions: 'setPresets' },
+    'preset.apply': { guard: 'isOtherPreset', actions: 'setColorPreset' },
+  },
+  states: {
+    mainWindowClosed: {
+      description: 'Commands flagged "Main window" answer 503 unavailable',
+      always: { guard: 'isWindowOpen', target: 'mainWindowOpen' },
+    },
+    mainWindowOpen: {
+      initial: 'signedOut',
+      always: { guard: 'isWindowClosed', target: 'mainWindowClosed' },
+      states: {
+        signedOut: {
+          description: 'Open but not signed in: "Main window" commands still answer 503',
+          always: { guard: 'isSignedIn', target: 'ready' },
+        },
+        ready: {
+          description: 'Open and signed in: every command can run',
+          always: { guard: 'isSignedOut', target: 'signedOut' },
+        },
+      },
+    },
+  },
+});
+
+/** Whether commands flagged "Main window" may run. */
+export const isMainWindowReady = (context: HostInput) => context.mainWindowOpen && context.signedIn;

@@ -1,0 +1,255 @@
+import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
+import { SYSTEM_ID } from './system-ids.ts';
+import type { BoFormat, Side, Team, VetoStep } from './veto-rules.ts';
+import { explainPool, explainSteps, nextStep, remainingMaps, stepOrder } from './veto-rules.ts';
+
+/**
+ * A manual veto in progress: who bans first, over which pool, and the steps played so far. The
+ * teams belong to the match (veto_start sets them there), so renaming a team renames it here too.
+ */
+export interface VetoSession {
+  boFormat: BoFormat;
+  firstBanner: Side;
+  pool: string[];
+  steps: VetoStep[];
+}
+
+export interface VetoSessionInput {
+  session: VetoSession | null;
+}
+
+/** What an importer reads from a match room or a match page. */
+export interface ImportedVeto {
+  provider: 'faceit' | 'hltv';
+  matchId: string;
+  teamA: Team;
+  teamB: Team;
+  boFormat: BoFormat;
+  steps: VetoStep[];
+  matchTime?: string;
+}
+
+export interface ImportRequest {
+  requestId: string;
+  url?: string;
+  platformMatchId?: string;
+  apply: boolean;
+  show: boolean;
+}
+
+export type ImportOutcome =
+  | { requestId: string; ok: true; imported: ImportedVeto; applied: boolean; shown: boolean }
+  | { requestId: string; ok: false; error: { code: string; message: string } };
+
+export interface VetoSessionContext extends VetoSessionInput {
+  importing: ImportRequest | null;
+  lastImport: ImportOutcome | null;
+}
+
+export type VetoSessionEvent =
+  | { type: 'veto.start'; boFormat: BoFormat; teamA: Team; teamB: Team; firstBanner: Side; pool: string[] }
+  | { type: 'veto.select'; map: string }
+  | { type: 'veto.undo' }
+  | { type: 'veto.cancel' }
+  | { type: 'veto.set'; boFormat: BoFormat; teamA: Team; teamB: Team; steps: VetoStep[] }
+  | { type: 'veto.reset' }
+  | { type: 'veto.import'; request: ImportRequest };
+
+/** Why a map cannot be played now, or null when it can. */
+export function explainSelection(session: VetoSession | null, map: string): string | null {
+  if (!session) return 'no veto session is running: start one with veto_start';
+  if (isSessionComplete(session)) return 'the veto is complete: undo a step or start a new session';
+  if (!session.pool.includes(map)) return `${map} is not in the map pool (${session.pool.join(', ')})`;
+  if (session.steps.some((step) => step.map === map)) return `${map} has already been played`;
+  return null;
+}
+
+export const isSessionComplete = (session: VetoSession) =>
+  session.steps.length === stepOrder(session.boFormat, session.pool.length).length;
+
+/** The step a selection makes, and the decider with it when only the decider is left. */
+function stepsAfterSelection(session: VetoSession, map: string): VetoStep[] {
+  const turn = nextStep(session.boFormat, session.pool.length, session.firstBanner, session.steps.length);
+  if (!turn || turn.type === 'decider' || turn.team === null) return session.steps;
+  const steps = [...session.steps, { type: turn.type, team: turn.team, map }];
+  const after = nextStep(session.boFormat, session.pool.length, session.firstBanner, steps.length);
+  if (after?.type === 'decider') {
+    const [decider] = remainingMaps(session.pool, steps);
+    if (decider) steps.push({ type: 'decider', map: decider });
+  }
+  return steps;
+}
+
+/** Undo takes back the last ban or pick, and the decider that came with it. */
+function stepsAfterUndo(steps: readonly VetoStep[]): VetoStep[] {
+  const withoutDecider = steps.at(-1)?.type === 'decider' ? steps.slice(0, -1) : steps;
+  return withoutDecider.slice(0, -1);
+}
+
+/**
+ * The veto: a manual session (start, select, undo, cancel) beside the ways a whole veto arrives
+ * (veto_set, import_match_veto) or leaves (reset_veto). The match actor shows the result; the
+ * import runs as the provided `matchImport` actor.
+ */
+export const vetoSessionMachine = setup({
+  types: {} as {
+    context: VetoSessionContext;
+    input: VetoSessionInput;
+    events: VetoSessionEvent;
+  },
+  actors: {
+    // Provided from src/ with the real HTTP importers.
+    matchImport: fromPromise<ImportedVeto, ImportRequest>(async () => {
+      throw new Error('matchImport is provided by the application');
+    }),
+  },
+  guards: {
+    hasSession: ({ context }) => context.session !== null,
+    isComplete: ({ context }) => context.session !== null && isSessionComplete(context.session),
+    isPlayablePool: ({ event }) => event.type === 'veto.start' && explainPool(event.boFormat, event.pool) === null,
+    isPlayableMap: ({ context, event }) => event.type === 'veto.select' && explainSelection(context.session, event.map) === null,
+    hasSteps: ({ context }) => (context.session?.steps.length ?? 0) > 0,
+    followsRules: ({ event }) => event.type === 'veto.set' && explainSteps(event.boFormat, event.steps) === null,
+    importShouldApply: ({ context }) => context.importing?.apply === true,
+    importShouldShow: ({ context }) => context.importing?.show === true,
+  },
+  actions: {
+    startSession: assign({
+      session: ({ event }) => {
+        if (event.type !== 'veto.start') return null;
+        const { boFormat, firstBanner, pool } = event;
+        return { boFormat, firstBanner, pool, steps: [] };
+      },
+    }),
+    recordSelection: assign({
+      session: ({ context: { session }, event }) =>
+        session && event.type === 'veto.select' ? { ...session, steps: stepsAfterSelection(session, event.map) } : session,
+    }),
+    undoLastStep: assign({
+      session: ({ context: { session } }) => session && { ...session, steps: stepsAfterUndo(session.steps) },
+    }),
+    endSession: assign({ session: null }),
+    rememberImport: assign({
+      importing: ({ event }) => (event.type === 'veto.import' ? event.request : null),
+    }),
+    recordImport: assign(({ context, event }) => {
+      const request = context.importing;
+      if (!request) return {};
+      const imported = (event as unknown as { output: ImportedVeto }).output;
+      return {
+        importing: null,
+        lastImport: { requestId: request.requestId, ok: true, imported, applied: request.apply, shown: request.show },
+      };
+    }),
+    recordImportFailure: assign(({ context, event }) => {
+      const error = (event as unknown as { error: unknown }).error;
+      const { code, message } = describeFailure(error);
+      return {
+        importing: null,
+        lastImport: { requestId: context.importing?.requestId ?? '', ok: false, error: { code, message } },
+      };
+    }),
+    startMatchVeto: sendTo(
+      ({ system }) => system.get(SYSTEM_ID.match),
+      ({ event }) => {
+        assertEvent(event, 'veto.start');
+        return { type: 'match.veto.sessionStarted', teamA: event.teamA, teamB: event.teamB, boFormat: event.boFormat };
+      },
+    ),
+    syncMatchVeto: sendTo(
+      ({ system }) => system.get(SYSTEM_ID.match),
+      ({ context: { session } }) => ({
+        type: 'match.veto.sessionProgress',
+        steps: session?.steps ?? [],
+        complete: session !== null && isSessionComplete(session),
+      }),
+    ),
+    cancelMatchVeto: sendTo(({ system }) => system.get(SYSTEM_ID.match), { type: 'match.veto.sessionCancelled' }),
+    applyMatchVeto: sendTo(
+      ({ system }) => system.get(SYSTEM_ID.match),
+      ({ event }) => {
+        if (event.type === 'veto.set') {
+          const { steps, boFormat, teamA, teamB } = event;
+          return { type: 'match.veto.apply', steps, boFormat, teamA, teamB };
+        }
+        const { steps, boFormat, teamA, teamB } = (event as unknown as { output: ImportedVeto }).output;
+        return { type: 'match.veto.apply', steps, boFormat, teamA, teamB };
+      },
+    ),
+    resetMatchVeto: sendTo(({ system }) => system.get(SYSTEM_ID.match), { type: 'match.veto.reset' }),
+    showVetoPanel: sendTo(({ system }) => system.get(SYSTEM_ID.vetoPanel), { type: 'panel.show' }),
+  },
+}).createMachine({
+  id: 'vetoSession',
+  context: ({ input }) => ({ session: input.session, importing: null, lastImport: null }),
+  type: 'parallel',
+  states: {
+    session: {
+      initial: 'none',
+      on: {
+        'veto.start': { guard: 'isPlayablePool', target: '.active', actions: ['startSession', 'startMatchVeto'] },
+        'veto.set': { guard: 'followsRules', target: '.none', actions: ['endSession', 'applyMatchVeto'] },
+        'veto.reset': { target: '.none', actions: ['endSession', 'resetMatchVeto'] },
+        'xstate.done.actor.matchImport': {
+          guard: 'importShouldApply',
+          target: '.none',
+          actions: ['endSession', 'applyMatchVeto'],
+        },
+      },
+      states: {
+        none: {
+          description: 'No manual session: veto_status answers { active: false }',
+          always: { guard: 'hasSession', target: 'active' },
+        },
+        active: {
+          initial: 'inProgress',
+          on: {
+            'veto.undo': { guard: 'hasSteps', target: '.inProgress', actions: ['undoLastStep', 'syncMatchVeto'] },
+            'veto.cancel': { target: 'none', actions: ['endSession', 'cancelMatchVeto'] },
+          },
+          states: {
+            inProgress: {
+              description: 'Waiting for the map of the next turn; the service adds the decider itself',
+              always: { guard: 'isComplete', target: 'complete' },
+              on: {
+                'veto.select': { guard: 'isPlayableMap', actions: ['recordSelection', 'syncMatchVeto'] },
+              },
+            },
+            complete: {
+              description: 'Every step is played and the series maps are filled',
+            },
+          },
+        },
+      },
+    },
+    import: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: { 'veto.import': { target: 'loading', actions: 'rememberImport' } },
+        },
+        loading: {
+          description: 'Reading the veto from the match room or match page (20 s at most); a second import is refused',
+          invoke: {
+            id: 'matchImport',
+            src: 'matchImport',
+            input: ({ context }) => context.importing as ImportRequest,
+            onDone: [
+              { guard: 'importShouldShow', target: 'idle', actions: ['recordImport', 'showVetoPanel'] },
+              { target: 'idle', actions: 'recordImport' },
+            ],
+            onError: { target: 'idle', actions: 'recordImportFailure' },
+          },
+        },
+      },
+    },
+  },
+});
+
+/** A thrown error as a plain code and message, so snapshots stay serialisable. */
+function describeFailure(error: unknown): { code: string; message: string } {
+  if (error && typeof error === 'object' && 'code' in error && 'message' in error) {
+    return { code: String(error.code), message: String(error.message) };
+  }
+  return { code: 'upstream_error', message: error instanceof Error ? error.message : String(error) };
+}

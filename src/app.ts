@@ -1,0 +1,142 @@
+import Fastify, { LogController } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { Caller } from './commands/command.ts';
+import { checkPayload } from './dispatcher.ts';
+import type { Settings } from './saved-state.ts';
+import { ImportSourcesSchema, ObsSettingsSchema } from './saved-state.ts';
+import { strict } from './schemas.ts';
+import { ServiceError } from './errors.ts';
+import { toServiceError } from './http/error-envelope.ts';
+import type { Service } from './service.ts';
+import { matchSummaryOf, presetsOf, vetoStatusOf } from './views.ts';
+
+export const SERVICE_ID = 'hud-automation';
+export const BODY_LIMIT = 64 * 1024;
+
+/** Routes a web page may call (they carry an Origin header): nothing there changes or reveals the match. */
+const ORIGIN_ALLOWED = new Set(['/health', '/api/presets', '/api/actions']);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    service: Service;
+  }
+}
+
+export interface AppOptions {
+  service: Service;
+  logger: Logger;
+}
+
+export function callerOf(request: FastifyRequest): Caller {
+  return { transport: 'http', address: request.socket?.remoteAddress ?? request.ip };
+}
+
+function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
+  if (error.code === 'rate_limited' && 'retryAfterSeconds' in error) {
+    reply.header('retry-after', String(error.retryAfterSeconds));
+  }
+  return reply.code(error.status).send(error.toBody());
+}
+
+/** The HTTP face of the service: thin routes over the dispatcher and the views. */
+export async function buildApp({ service, logger }: AppOptions): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    // Requests are logged once each by the access layer, not twice by Fastify.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorate('service', service);
+
+  // An empty body is "no payload", whatever Content-Type says (curl -X POST -H 'Content-Type: application/json').
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
+
+  // Method + path patterns, for telling a wrong method (405) from an unknown path (404).
+  const routes: Array<{ pattern: RegExp; methods: Set<string> }> = [];
+  app.addHook('onRoute', ({ url, method }) => {
+    const pattern = new RegExp(`^${url.replace(/:[^/]+/g, '[^/]+')}/?$`);
+    let entry = routes.find((route) => route.pattern.source === pattern.source);
+    if (!entry) routes.push((entry = { pattern, methods: new Set() }));
+    for (const m of [method].flat()) entry.methods.add(m);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers.origin === undefined) return;
+    const path = request.routeOptions.url;
+    const reading = request.method === 'GET' || request.method === 'HEAD';
+    if (reading && path && ORIGIN_ALLOWED.has(path)) return;
+    return sendError(
+      reply,
+      new ServiceError('forbidden', 'requests from web pages (with an Origin header) may only read /health, /api/presets and /api/actions'),
+    );
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const known = toServiceError(error);
+    if (known) return sendError(reply, known);
+    request.log.error({ err: error, url: request.url }, 'request failed');
+    return reply.code(500).send({ ok: false, error: 'internal_error', message: 'internal error: see the service log' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const route = routes.find((candidate) => candidate.pattern.test(path));
+    if (route) {
+      const allowed = [...route.methods].filter((m) => m !== 'HEAD').join(', ');
+      reply.header('allow', allowed);
+      return sendError(reply, new ServiceError('method_not_allowed', `${request.method} is not allowed on ${path}: use ${allowed}`));
+    }
+    return sendError(reply, new ServiceError('not_found', `no route ${request.method} ${path}`));
+  });
+
+  app.get('/health', async () => ({ ok: true, service: SERVICE_ID }));
+  app.get('/api/actions', async () => ({ ok: true, actions: service.registry.catalogue }));
+  app.get('/api/state', async () => ({ ok: true, state: service.hub.hudState() }));
+  app.get('/api/match', async () => ({ ok: true, match: matchSummaryOf(service.hud.snapshots()) }));
+  app.get('/api/veto', async () => ({ ok: true, veto: vetoStatusOf(service.hud.snapshots()) }));
+  app.get('/api/presets', async () => ({ ok: true, presets: presetsOf(service.hud.snapshot('host')).presets }));
+  app.post<{ Params: { action: string } }>('/api/actions/:action', (request) =>
+    service.dispatcher.dispatch(request.params.action, request.body, callerOf(request)),
+  );
+
+  app.post<{ Params: { action: string } }>('/internal/:action', (request) =>
+    service.internal.dispatch(request.params.action, request.body, callerOf(request)),
+  );
+  // The address a CS2 gamestate_integration_*.cfg posts to.
+  app.post('/gsi', (request) => service.internal.dispatch('gsi_update', request.body, callerOf(request)));
+  app.get('/internal/settings', async () => ({ ok: true, settings: publicSettings(service.settings()) }));
+  app.post('/internal/settings', async (request) => {
+    const changes = checkPayload('settings', checkSettingsChange, request.body) as SettingsChange;
+    return { ok: true, settings: publicSettings(await service.updateSettings(changes)) };
+  });
+
+  return app;
+}
+
+const SettingsChange = Type.Object(
+  {
+    lanMode: Type.Optional(Type.Boolean()),
+    obs: Type.Optional(Type.Partial(ObsSettingsSchema, strict)),
+    sources: Type.Optional(Type.Partial(ImportSourcesSchema, strict)),
+  },
+  { ...strict, minProperties: 1 },
+);
+type SettingsChange = Static<typeof SettingsChange>;
+const checkSettingsChange = TypeCompiler.Compile(SettingsChange);
+
+/** Settings as the panel shows them: the OBS password only as set or not. */
+function publicSettings(settings: Settings) {
+  const { password, ...obs } = settings.obs;
+  return { ...settings, obs: { ...obs, passwordSet: password !== '' } };
+}

@@ -1,0 +1,40 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { HudSystem } from '../hud-system.ts';
+import type { StateHub } from '../state-hub.ts';
+import type { HudStateKey } from '../views.ts';
+
+/** Who sent a command, for the recent-requests list and the logs. */
+export interface Caller {
+  transport: 'http' | 'ws';
+  address: string;
+}
+
+export interface CommandContext {
+  hud: HudSystem;
+  hub: StateHub;
+  caller: Caller;
+  /** A fresh id to correlate an actor's outcome with this command. */
+  requestId: string;
+}
+
+export type PayloadOf<P extends TSchema | null> = P extends TSchema ? Static<P> : undefined;
+
+/** One command: its schema, its rules and what it does, in one place. */
+export interface Command<P extends TSchema | null = TSchema | null> {
+  id: string;
+  description: string;
+  /** TypeBox schema of the payload, or null when the command takes none. */
+  payload: P;
+  needsMainWindow: boolean;
+  /** HUD-state fields the command is about: the answer's `state` carries them beside the revision. */
+  stateKeys: readonly HudStateKey[];
+  run(context: CommandContext, payload: PayloadOf<P>): object | Promise<object>;
+}
+
+export function defineCommand<P extends TSchema | null>(command: Command<P>): Command<P> {
+  return command;
+}
+
+/** Commands of mixed payload types in one list. */
+// biome-ignore lint/suspicious/noExplicitAny: the registry stores commands of every payload type
+export type AnyCommand = Command<any>;

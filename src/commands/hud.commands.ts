@@ -1,0 +1,119 @@
+import { Type } from '@sinclair/typebox';
+import type { PanelId } from '../../machines/system-ids.ts';
+import { conflict, invalidPayload } from '../errors.ts';
+import { OneOf, strict } from '../schemas.ts';
+import type { HudStateKey } from '../views.ts';
+import type { AnyCommand } from './command.ts';
+import { defineCommand } from './command.ts';
+
+interface PanelCommandSpec {
+  panel: PanelId;
+  name: string;
+  stateKey: HudStateKey;
+  label: string;
+  note: string;
+}
+
+const PANELS: readonly PanelCommandSpec[] = [
+  { panel: 'scoreboard', name: 'scoreboard', stateKey: 'scoreboardVisible', label: 'the scoreboard', note: ' (hotkey F9 by default)' },
+  { panel: 'vetoPanel', name: 'veto', stateKey: 'vetoVisible', label: 'the veto panel', note: ' (hotkey F7 by default)' },
+  { panel: 'stats', name: 'stats', stateKey: 'statsVisible', label: 'the stats of the player set in the application', note: '' },
+  { panel: 'overlay', name: 'overlay', stateKey: 'hudWindowOpen', label: 'the HUD overlay window', note: '' },
+];
+
+/** toggle_*, show_* and hide_* for every panel: show and hide do nothing when already so. */
+const panelCommands: AnyCommand[] = PANELS.flatMap(({ panel, name, stateKey, label, note }) => [
+  defineCommand({
+    id: `toggle_${name}`,
+    description: `Shows or hides ${label}${note}.`,
+    payload: null,
+    needsMainWindow: false,
+    stateKeys: [stateKey],
+    run: ({ hud }) => {
+      hud.send(panel, { type: 'panel.toggle' });
+      return {};
+    },
+  }),
+  defineCommand({
+    id: `show_${name}`,
+    description: `Shows ${label}; does nothing if it is already shown.`,
+    payload: null,
+    needsMainWindow: false,
+    stateKeys: [stateKey],
+    run: ({ hud }) => {
+      hud.send(panel, { type: 'panel.show' });
+      return {};
+    },
+  }),
+  defineCommand({
+    id: `hide_${name}`,
+    description: `Hides ${label}; does nothing if it is already hidden.`,
+    payload: null,
+    needsMainWindow: false,
+    stateKeys: [stateKey],
+    run: ({ hud }) => {
+      hud.send(panel, { type: 'panel.hide' });
+      return {};
+    },
+  }),
+]);
+
+const showPlayerStats = defineCommand({
+  id: 'show_player_stats',
+  description: 'Shows the stats of a player by HUD slot (1 to 9, 0 for the tenth player), for durationMs if given.',
+  payload: Type.Object(
+    {
+      slot: Type.Integer({ minimum: 0, maximum: 9, description: 'HUD slot: 1 to 9, 0 for the tenth player' }),
+      provider: Type.Optional(OneOf(['platform_a', 'platform_b', 'live'] as const, { description: 'Source of the stats' })),
+      durationMs: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 3_600_000, description: 'How long the panel stays open, milliseconds' }),
+      ),
+      name: Type.Optional(Type.String({ maxLength: 64, description: 'A note; not used by the service' })),
+    },
+    strict,
+  ),
+  needsMainWindow: false,
+  stateKeys: ['statsVisible'],
+  run: ({ hud }, { slot, provider, durationMs, name }) => {
+    const player = { slot, ...(provider ? { provider } : {}), ...(name !== undefined ? { name } : {}) };
+    hud.send('stats', { type: 'panel.show', player, ...(durationMs !== undefined ? { durationMs } : {}) });
+    return {};
+  },
+});
+
+const reloadOverlay = defineCommand({
+  id: 'reload_overlay',
+  description: 'Reloads the HUD overlay window.',
+  payload: null,
+  needsMainWindow: false,
+  stateKeys: ['hudWindowOpen'],
+  run: ({ hud, hub }) => {
+    if (!hud.snapshot('overlay').matches('shown')) {
+      throw conflict('the HUD overlay window is closed: open it with show_overlay first');
+    }
+    hub.notify('overlay.reload', {});
+    return {};
+  },
+});
+
+const setColorPreset = defineCommand({
+  id: 'set_color_preset',
+  description: 'Applies a colour preset; the ids come from GET /api/presets.',
+  payload: Type.Object({ presetId: Type.String({ minLength: 1, maxLength: 128 }) }, strict),
+  needsMainWindow: false,
+  stateKeys: [],
+  run: ({ hud }, { presetId }) => {
+    const { presets } = hud.snapshot('host').context;
+    if (presets.length === 0) {
+      throw conflict('no colour presets are known yet: open the HUD overlay once so it reports them');
+    }
+    const preset = presets.find((candidate) => candidate.id === presetId);
+    if (!preset) {
+      throw invalidPayload(`presetId: no preset "${presetId}"; known: ${presets.map((p) => p.id).join(', ')}`);
+    }
+    hud.send('host', { type: 'preset.apply', presetId });
+    return { preset };
+  },
+});
+
+export const hudCommands: AnyCommand[] = [...panelCommands, showPlayerStats, reloadOverlay, setColorPreset];

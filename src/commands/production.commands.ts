@@ -1,0 +1,112 @@
+import { Type } from '@sinclair/typebox';
+import { canSaveReplay } from '../../machines/obs-connection.machine.ts';
+import { conflict, unavailable } from '../errors.ts';
+import { ObserverModeSchema, PositionSchema, SceneSchema, strict } from '../schemas.ts';
+import type { AnyCommand } from './command.ts';
+import { defineCommand } from './command.ts';
+
+const atLeastOne = { ...strict, minProperties: 1 } as const;
+
+const OverlayPayload = Type.Object(
+  { enabled: Type.Optional(Type.Boolean()), position: Type.Optional(PositionSchema) },
+  atLeastOne,
+);
+
+const showSenScene = defineCommand({
+  id: 'show_sen_scene',
+  description: 'Opens the scene window with a full-screen scene (versus, talents, sponsors, mapRecap), or changes its scene.',
+  payload: Type.Object({ scene: SceneSchema }, strict),
+  needsMainWindow: false,
+  stateKeys: ['senScene'],
+  run: ({ hud }, { scene }) => {
+    hud.send('sceneWindow', { type: 'scene.show', scene });
+    return { scene };
+  },
+});
+
+const hideSenScene = defineCommand({
+  id: 'hide_sen_scene',
+  description: 'Closes the scene window.',
+  payload: null,
+  needsMainWindow: false,
+  stateKeys: ['senScene'],
+  run: ({ hud }) => {
+    hud.send('sceneWindow', { type: 'scene.hide' });
+    return { scene: null };
+  },
+});
+
+const setSponsorOverlay = defineCommand({
+  id: 'set_sponsor_overlay',
+  description: 'Turns the sponsor overlay on or off and places it (at least one of enabled, position).',
+  payload: OverlayPayload,
+  needsMainWindow: true,
+  stateKeys: [],
+  run: ({ hud }, changes) => {
+    hud.send('production', { type: 'production.sponsorOverlay.set', changes });
+    return hud.snapshot('production').context.sponsorOverlay;
+  },
+});
+
+const setEventBadge = defineCommand({
+  id: 'set_event_badge',
+  description: 'Turns the event badge on or off and places it (at least one of enabled, position).',
+  payload: OverlayPayload,
+  needsMainWindow: true,
+  stateKeys: [],
+  run: ({ hud }, changes) => {
+    hud.send('production', { type: 'production.eventBadge.set', changes });
+    return hud.snapshot('production').context.eventBadge;
+  },
+});
+
+const setSmartObserver = defineCommand({
+  id: 'set_smart_observer',
+  description:
+    'Configures the automatic observer: enabled (needs an active subscription), mode auto or suggest, cinematicEnabled for the cinematic freeze camera.',
+  payload: Type.Object(
+    {
+      enabled: Type.Optional(Type.Boolean()),
+      mode: Type.Optional(ObserverModeSchema),
+      cinematicEnabled: Type.Optional(Type.Boolean()),
+    },
+    atLeastOne,
+  ),
+  needsMainWindow: true,
+  stateKeys: [],
+  run: ({ hud }, changes) => {
+    if (changes.enabled === true && !hud.snapshot('host').context.subscriptionActive) {
+      throw unavailable('the smart observer needs an active subscription: activate it in the application');
+    }
+    hud.send('production', { type: 'production.smartObserver.set', changes });
+    return hud.snapshot('production').context.smartObserver;
+  },
+});
+
+const saveReplay = defineCommand({
+  id: 'save_replay',
+  description: "Saves the broadcast software's replay buffer and plays it on the HUD; needs OBS connected with its replay buffer running.",
+  payload: null,
+  needsMainWindow: false,
+  stateKeys: ['obs'],
+  run: ({ hud }) => {
+    const readiness = canSaveReplay(hud.snapshot('obs'));
+    if (readiness === 'not_connected') {
+      throw unavailable('OBS is not connected: start OBS and check the WebSocket server settings (Tools > WebSocket Server Settings)');
+    }
+    if (readiness === 'buffer_inactive') {
+      throw conflict("OBS's replay buffer is not running: start it in OBS (Controls > Start Replay Buffer)");
+    }
+    hud.send('obs', { type: 'obs.replay.save' });
+    return { saving: true };
+  },
+});
+
+export const productionCommands: AnyCommand[] = [
+  showSenScene,
+  hideSenScene,
+  setSponsorOverlay,
+  setEventBadge,
+  setSmartObserver,
+  saveReplay,
+];

@@ -1,0 +1,50 @@
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { TypeCheck } from '@sinclair/typebox/compiler';
+import type { AnyCommand } from './command.ts';
+import { hudCommands } from './hud.commands.ts';
+import { matchCommands } from './match.commands.ts';
+import { productionCommands } from './production.commands.ts';
+import { vetoCommands } from './veto.commands.ts';
+
+/** Every command of the service, in the order GET /api/actions lists them. */
+export const COMMANDS: readonly AnyCommand[] = [...hudCommands, ...vetoCommands, ...matchCommands, ...productionCommands];
+
+export interface ActionDescriptor {
+  id: string;
+  description: string;
+  needsMainWindow: boolean;
+  payload: TSchema | null;
+}
+
+export interface RegisteredCommand {
+  command: AnyCommand;
+  check: TypeCheck<TSchema> | null;
+}
+
+/** The commands by id with their compiled payload checks; the catalogue is generated from it. */
+export class CommandRegistry {
+  readonly #byId = new Map<string, RegisteredCommand>();
+  readonly catalogue: readonly ActionDescriptor[];
+
+  constructor(commands: readonly AnyCommand[] = COMMANDS) {
+    for (const command of commands) {
+      if (this.#byId.has(command.id)) throw new Error(`command ${command.id} is defined twice`);
+      this.#byId.set(command.id, { command, check: command.payload ? TypeCompiler.Compile(command.payload) : null });
+    }
+    this.catalogue = commands.map(({ id, description, needsMainWindow, payload }) => ({
+      id,
+      description,
+      needsMainWindow,
+      payload,
+    }));
+  }
+
+  get(id: string): RegisteredCommand | undefined {
+    return this.#byId.get(id);
+  }
+
+  ids(): string[] {
+    return [...this.#byId.keys()];
+  }
+}

@@ -1,0 +1,72 @@
+import type { ActorRefFrom, AnyActorRef, InspectionEvent, SnapshotFrom } from 'xstate';
+import { createActor } from 'xstate';
+import type { hostMachine } from '../machines/host.machine.ts';
+import type { matchMachine } from '../machines/match.machine.ts';
+import type { obsConnectionMachine } from '../machines/obs-connection.machine.ts';
+import type { panelMachine } from '../machines/panel.machine.ts';
+import type { productionMachine } from '../machines/production.machine.ts';
+import type { sceneWindowMachine } from '../machines/scene-window.machine.ts';
+import type { HudInput } from '../machines/supervisor.machine.ts';
+import { supervisorMachine } from '../machines/supervisor.machine.ts';
+import { SYSTEM_ID } from '../machines/system-ids.ts';
+import type { vetoRevealMachine } from '../machines/veto-reveal.machine.ts';
+import type { vetoSessionMachine } from '../machines/veto-session.machine.ts';
+
+/** The machine behind each systemId. */
+interface MachineOf {
+  host: typeof hostMachine;
+  match: typeof matchMachine;
+  vetoSession: typeof vetoSessionMachine;
+  vetoReveal: typeof vetoRevealMachine;
+  sceneWindow: typeof sceneWindowMachine;
+  scoreboard: typeof panelMachine;
+  vetoPanel: typeof panelMachine;
+  stats: typeof panelMachine;
+  overlay: typeof panelMachine;
+  production: typeof productionMachine;
+  obs: typeof obsConnectionMachine;
+}
+
+export type ActorKey = keyof MachineOf;
+export type ActorOf<K extends ActorKey> = ActorRefFrom<MachineOf[K]>;
+export type SnapshotOf<K extends ActorKey> = SnapshotFrom<MachineOf[K]>;
+export type EventOf<K extends ActorKey> = Parameters<ActorOf<K>['send']>[0];
+export type Snapshots = { [K in ActorKey]: SnapshotOf<K> };
+
+export const ACTOR_KEYS = Object.keys(SYSTEM_ID) as ActorKey[];
+
+/** The running supervisor and typed access to its children by systemId. */
+export interface HudSystem {
+  actor<K extends ActorKey>(key: K): ActorOf<K>;
+  send<K extends ActorKey>(key: K, event: EventOf<K>): void;
+  snapshot<K extends ActorKey>(key: K): SnapshotOf<K>;
+  snapshots(): Snapshots;
+  stop(): void;
+}
+
+export interface HudSystemOptions {
+  input: HudInput;
+  /** The supervisor with its IO actors provided (importer, OBS socket). */
+  machine?: typeof supervisorMachine;
+  inspect?: (event: InspectionEvent) => void;
+}
+
+export function startHudSystem({ input, machine = supervisorMachine, inspect }: HudSystemOptions): HudSystem {
+  const root = createActor(machine, { input, ...(inspect ? { inspect } : {}) });
+  root.start();
+  const actors = new Map<ActorKey, AnyActorRef>();
+  for (const key of ACTOR_KEYS) {
+    const ref = root.system.get(SYSTEM_ID[key]);
+    if (!ref) throw new Error(`actor ${SYSTEM_ID[key]} did not start`);
+    actors.set(key, ref);
+  }
+  const ref = (key: ActorKey) => actors.get(key) as AnyActorRef;
+  return {
+    actor: <K extends ActorKey>(key: K) => ref(key) as ActorOf<K>,
+    send: (key, event) => ref(key).send(event),
+    snapshot: <K extends ActorKey>(key: K) => ref(key).getSnapshot() as SnapshotOf<K>,
+    snapshots: () =>
+      Object.fromEntries(ACTOR_KEYS.map((key) => [key, actors.get(key)?.getSnapshot()])) as unknown as Snapshots,
+    stop: () => root.stop(),
+  };
+}

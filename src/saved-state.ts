@@ -1,0 +1,123 @@
+/**
+ * The saved state: what survives a restart and a kill. A versioned document checked against a
+ * schema on load; the compile-time checks below keep the schema and the machines' types together.
+ */
+import type { Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import type { HostInput } from '../machines/host.machine.ts';
+import type { MatchInput } from '../machines/match.machine.ts';
+import type { ObsSettings } from '../machines/obs-connection.machine.ts';
+import type { PanelInput } from '../machines/panel.machine.ts';
+import type { ProductionInput } from '../machines/production.machine.ts';
+import type { SceneWindowInput } from '../machines/scene-window.machine.ts';
+import type { VetoRevealInput } from '../machines/veto-reveal.machine.ts';
+import type { VetoSessionInput } from '../machines/veto-session.machine.ts';
+import {
+  BoFormatSchema,
+  ObserverModeSchema,
+  OneOf,
+  PositionSchema,
+  SceneSchema,
+  SideSchema,
+  TeamFormatSchema,
+  TeamSchema,
+} from './schemas.ts';
+
+export const SAVED_STATE_VERSION = 1;
+
+const Step = Type.Object({
+  type: OneOf(['ban', 'pick', 'decider'] as const),
+  team: Type.Optional(SideSchema),
+  map: Type.String(),
+});
+
+const SeriesMap = Type.Object({
+  map: Type.String(),
+  pickedBy: Type.Union([SideSchema, Type.Literal('decider')]),
+  finished: Type.Boolean(),
+  scoreA: Type.Integer({ minimum: 0, maximum: 99 }),
+  scoreB: Type.Integer({ minimum: 0, maximum: 99 }),
+  winner: Type.Union([SideSchema, Type.Null()]),
+});
+
+const SeriesSetup = Type.Object({
+  boFormat: Type.Union([BoFormatSchema, Type.Null()]),
+  teamA: Type.Union([TeamSchema, Type.Null()]),
+  teamB: Type.Union([TeamSchema, Type.Null()]),
+  maps: Type.Array(SeriesMap),
+  veto: Type.Union([Type.Array(Step), Type.Null()]),
+});
+
+const Match = Type.Composite([
+  SeriesSetup,
+  Type.Object({
+    eventName: Type.String({ maxLength: 120 }),
+    teamFormat: TeamFormatSchema,
+    beforeSession: Type.Union([SeriesSetup, Type.Null()]),
+  }),
+]);
+
+const VetoSession = Type.Object({
+  session: Type.Union([
+    Type.Object({
+      boFormat: BoFormatSchema,
+      firstBanner: SideSchema,
+      pool: Type.Array(Type.String()),
+      steps: Type.Array(Step),
+    }),
+    Type.Null(),
+  ]),
+});
+
+const Overlay = Type.Object({ enabled: Type.Boolean(), position: PositionSchema });
+const Panel = Type.Object({ visible: Type.Union([Type.Boolean(), Type.Null()]) });
+
+export const ObsSettingsSchema = Type.Object({ url: Type.String(), password: Type.String(), enabled: Type.Boolean() });
+
+export const ImportSourcesSchema = Type.Object({
+  faceitUrl: Type.String(),
+  faceitDataApiUrl: Type.String(),
+  hltvUrl: Type.String(),
+});
+
+export const SettingsSchema = Type.Object({
+  lanMode: Type.Boolean(),
+  obs: ObsSettingsSchema,
+  sources: ImportSourcesSchema,
+});
+
+export const SavedStateSchema = Type.Object({
+  version: Type.Literal(SAVED_STATE_VERSION),
+  savedAt: Type.String(),
+  revision: Type.Integer({ minimum: 0 }),
+  settings: SettingsSchema,
+  host: Type.Object({
+    presets: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+    colorPresetId: Type.Union([Type.String(), Type.Null()]),
+  }),
+  match: Match,
+  vetoSession: VetoSession,
+  vetoReveal: Type.Object({ instant: Type.Boolean(), revealed: Type.Integer({ minimum: 0 }) }),
+  sceneWindow: Type.Object({ scene: Type.Union([SceneSchema, Type.Null()]) }),
+  panels: Type.Object({ scoreboard: Panel, vetoPanel: Panel, stats: Panel, overlay: Panel }),
+  production: Type.Object({
+    sponsorOverlay: Overlay,
+    eventBadge: Overlay,
+    smartObserver: Type.Object({ enabled: Type.Boolean(), mode: ObserverModeSchema, cinematicEnabled: Type.Boolean() }),
+  }),
+});
+
+export type SavedState = Static<typeof SavedStateSchema>;
+export type Settings = Static<typeof SettingsSchema>;
+
+// The schema and the machines describe the same data: these fail to compile when they drift apart.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const agree = <T extends true>(): T => true as T;
+agree<Same<SavedState['match'], MatchInput>>();
+agree<Same<SavedState['vetoSession'], VetoSessionInput>>();
+agree<Same<SavedState['vetoReveal'], VetoRevealInput>>();
+agree<Same<SavedState['sceneWindow'], SceneWindowInput>>();
+agree<Same<SavedState['panels']['stats'], PanelInput>>();
+agree<Same<SavedState['production'], ProductionInput>>();
+agree<Same<SavedState['settings']['obs'], ObsSettings>>();
+agree<Same<SavedState['host'], Pick<HostInput, 'presets' | 'colorPresetId'>>>();

@@ -1,0 +1,58 @@
+/** TypeBox schemas of the payload pieces that several commands share. */
+import type { TLiteral, TUnion } from '@sinclair/typebox';
+import { FormatRegistry, Type } from '@sinclair/typebox';
+import { SCENES } from '../machines/scene-window.machine.ts';
+import { OBSERVER_MODES, POSITIONS } from '../machines/production.machine.ts';
+import { TEAM_FORMATS } from '../machines/match.machine.ts';
+import { BO_FORMATS, POOL_SIZE } from '../machines/veto-rules.ts';
+
+FormatRegistry.Set('url', (value) => {
+  try {
+    return ['http:', 'https:', 'data:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+});
+
+/** A union of string literals from a constant list, so schemas and machines share one list. */
+export function OneOf<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string } = {},
+): TUnion<TLiteral<T[number]>[]> {
+  return Type.Union(
+    values.map((value) => Type.Literal(value)),
+    options,
+  );
+}
+
+export const strict = { additionalProperties: false } as const;
+
+export const TeamSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: 'Team name, at most 64 characters' }),
+    logo: Type.Optional(Type.String({ format: 'url', maxLength: 2048, description: 'Logo URL (http, https or data)' })),
+  },
+  strict,
+);
+
+export const BoFormatSchema = OneOf(BO_FORMATS, { description: 'Series format' });
+export const SideSchema = OneOf(['A', 'B'] as const);
+export const MapNameSchema = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'Map name, with or without the prefix de_ (mirage, de_mirage, Mirage)',
+});
+export const MapPoolSchema = Type.Array(MapNameSchema, { maxItems: POOL_SIZE.max });
+export const SceneSchema = OneOf(SCENES);
+export const PositionSchema = OneOf(POSITIONS);
+export const ObserverModeSchema = OneOf(OBSERVER_MODES);
+export const TeamFormatSchema = OneOf(TEAM_FORMATS);
+
+export const VetoStepSchema = Type.Object(
+  {
+    type: OneOf(['ban', 'pick', 'decider'] as const),
+    team: Type.Optional(Type.Union([SideSchema, Type.Null()], { description: 'A or B; none for the decider' })),
+    map: MapNameSchema,
+  },
+  strict,
+);

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from './app.ts';
+import type { Service, ServiceOptions } from './service.ts';
+import { startService } from './service.ts';
+
+export const DEFAULT_PORT = 44555;
+
+export interface ServerOptions extends ServiceOptions {
+  /** 0 picks a free port. */
+  port: number;
+  logger: Logger;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  service: Service;
+  port: number;
+  httpUrl: string;
+  wsUrl: string;
+  close(): Promise<void>;
+}
+
+/** Loopback only while local network mode is off; every interface while it is on. */
+export const listenHostFor = (lanMode: boolean) => (lanMode ? '::' : '127.0.0.1');
+
+/** The service and its HTTP/WebSocket server, listening. */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const service = await startService(options);
+  const app = await buildApp({ service, logger: options.logger });
+  app.addHook('onClose', async () => service.close());
+  await app.listen({ port: options.port, host: listenHostFor(service.settings().lanMode) });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  let closed: Promise<void> | null = null;
+  return {
+    app,
+    service,
+    port,
+    httpUrl: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    close: () => (closed ??= app.close()),
+  };
+}

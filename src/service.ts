@@ -1,0 +1,210 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import mittModule from 'mitt';
+import type { Emitter } from 'mitt';
+import type { Logger } from 'pino';
+import type { InspectionEvent } from 'xstate';
+import { fromPromise } from 'xstate';
+import type { HostInput } from '../machines/host.machine.ts';
+import { MATCH_DEFAULTS } from '../machines/match.machine.ts';
+import type { ObsSettings } from '../machines/obs-connection.machine.ts';
+import { defaultObsSettings } from '../machines/obs-connection.machine.ts';
+import { PRODUCTION_DEFAULTS } from '../machines/production.machine.ts';
+import type { HudInput } from '../machines/supervisor.machine.ts';
+import { supervisorMachine } from '../machines/supervisor.machine.ts';
+import { REVEAL_DEFAULTS } from '../machines/veto-reveal.machine.ts';
+import type { ImportRequest, ImportedVeto } from '../machines/veto-session.machine.ts';
+import { vetoSessionMachine } from '../machines/veto-session.machine.ts';
+import { INTERNAL_COMMANDS } from './commands/internal.commands.ts';
+import { CommandRegistry } from './commands/registry.ts';
+import { Dispatcher } from './dispatcher.ts';
+import type { HudSystem } from './hud-system.ts';
+import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
+import type { ImportSources } from './import/import-sources.ts';
+import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
+import { createMatchImporter } from './import/match-importer.ts';
+import { obsConnectionLive } from './obs/obs-socket.ts';
+import type { SavedState, Settings } from './saved-state.ts';
+import { SAVED_STATE_VERSION } from './saved-state.ts';
+import { StateHub } from './state-hub.ts';
+import { StateStore, moveAside } from './state-store.ts';
+
+const mitt = mittModule as unknown as typeof mittModule.default;
+
+export const STATE_FILE = 'state.json';
+
+export interface ServiceOptions {
+  dataDir: string;
+  logger: Logger;
+  /** The main window counts as open and signed in (no application shell around the service). */
+  headless: boolean;
+  subscriptionActive: boolean;
+  /** Settings given on the command line or in the environment: they win over saved ones. */
+  overrides?: { lanMode?: boolean; obs?: Partial<ObsSettings>; sources?: Partial<ImportSources> };
+  /** FACEIT Data API key (from the environment; never saved). */
+  faceitApiKey?: string;
+  /** Replaces IO actors, for tests: the supervisor as the service would run it → the one to run. */
+  machine?: (live: typeof supervisorMachine) => typeof supervisorMachine;
+  inspect?: (event: InspectionEvent) => void;
+}
+
+export type ServiceEvents = { settings: Settings };
+
+export interface SettingsChange {
+  lanMode?: boolean;
+  obs?: Partial<ObsSettings>;
+  sources?: Partial<Settings['sources']>;
+}
+
+export interface Service {
+  hud: HudSystem;
+  hub: StateHub;
+  store: StateStore;
+  registry: CommandRegistry;
+  dispatcher: Dispatcher;
+  /** Reports of the application shell, the HUD overlay and the game: loopback only. */
+  internal: Dispatcher;
+  settings(): Settings;
+  updateSettings(changes: SettingsChange): Promise<Settings>;
+  events: Emitter<ServiceEvents>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_SETTINGS: Settings = {
+  lanMode: false,
+  obs: defaultObsSettings,
+  sources: {
+    faceitUrl: DEFAULT_IMPORT_SOURCES.faceitUrl,
+    faceitDataApiUrl: DEFAULT_IMPORT_SOURCES.faceitDataApiUrl,
+    hltvUrl: DEFAULT_IMPORT_SOURCES.hltvUrl,
+  },
+};
+
+const defined = <T extends object>(value: T | undefined): Partial<T> =>
+  Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+function settingsFrom(saved: SavedState | null, overrides: ServiceOptions['overrides']): Settings {
+  const base = saved?.settings ?? DEFAULT_SETTINGS;
+  return {
+    lanMode: overrides?.lanMode ?? base.lanMode,
+    obs: { ...base.obs, ...defined(overrides?.obs) },
+    sources: { ...base.sources, ...defined(overrides?.sources) },
+  };
+}
+
+function hudInputFrom(saved: SavedState | null, settings: Settings, host: Omit<HostInput, 'presets' | 'colorPresetId'>): HudInput {
+  return {
+    host: { ...host, presets: saved?.host.presets ?? [], colorPresetId: saved?.host.colorPresetId ?? null },
+    match: saved?.match ?? MATCH_DEFAULTS,
+    vetoSession: saved?.vetoSession ?? { session: null },
+    vetoReveal: saved?.vetoReveal ?? REVEAL_DEFAULTS,
+    sceneWindow: saved?.sceneWindow ?? { scene: null },
+    panels: saved?.panels ?? {
+      scoreboard: { visible: null },
+      vetoPanel: { visible: null },
+      stats: { visible: null },
+      overlay: { visible: null },
+    },
+    production: saved?.production ?? PRODUCTION_DEFAULTS,
+    obs: settings.obs,
+  };
+}
+
+function savedStateOf(hud: HudSystem, revision: number, settings: Settings): SavedState {
+  const snapshots = hud.snapshots();
+  const panel = (key: 'scoreboard' | 'vetoPanel' | 'stats' | 'overlay') => ({
+    visible: snapshots[key].matches('unknown') ? null : snapshots[key].matches('shown'),
+  });
+  const { presets, colorPresetId } = snapshots.host.context;
+  return {
+    version: SAVED_STATE_VERSION,
+    savedAt: new Date().toISOString(),
+    revision,
+    settings,
+    host: { presets, colorPresetId },
+    match: snapshots.match.context,
+    vetoSession: { session: snapshots.vetoSession.context.session },
+    vetoReveal: snapshots.vetoReveal.context,
+    sceneWindow: snapshots.sceneWindow.context,
+    panels: { scoreboard: panel('scoreboard'), vetoPanel: panel('vetoPanel'), stats: panel('stats'), overlay: panel('overlay') },
+    production: snapshots.production.context,
+  };
+}
+
+/** Starts the actors from the saved state (or the defaults) and wires the hub, the store and the dispatcher. */
+export async function startService(options: ServiceOptions): Promise<Service> {
+  const { dataDir, logger } = options;
+  await mkdir(dataDir, { recursive: true });
+  const file = join(dataDir, STATE_FILE);
+  let saved = await StateStore.load(file, logger);
+  let settings = settingsFrom(saved, options.overrides);
+
+  let importer = createMatchImporter({ sources: { ...settings.sources, ...defined({ faceitApiKey: options.faceitApiKey }) } });
+  const matchImport = fromPromise<ImportedVeto, ImportRequest>(({ input, signal }) => importer.importMatch(input, signal));
+  const live = supervisorMachine.provide({
+    actors: {
+      vetoSession: vetoSessionMachine.provide({ actors: { matchImport } }),
+      obsConnection: obsConnectionLive,
+    },
+  });
+  const machine = options.machine ? options.machine(live) : live;
+  const host = {
+    mainWindowOpen: options.headless,
+    signedIn: options.headless,
+    subscriptionActive: options.subscriptionActive,
+    roster: [],
+  };
+
+  const start = () => startHudSystem({ input: hudInputFrom(saved, settings, host), machine, ...(options.inspect ? { inspect: options.inspect } : {}) });
+  let hud = start();
+  // A saved state that a machine cannot take (a state that no longer exists) leaves that child in error.
+  const broken = ACTOR_KEYS.filter((key) => hud.actor(key).getSnapshot().status === 'error');
+  if (saved && broken.length > 0) {
+    hud.stop();
+    await moveAside(file, 'unusable', logger, `actors ${broken.join(', ')} could not start from it`);
+    saved = null;
+    settings = settingsFrom(null, options.overrides);
+    hud = start();
+  }
+
+  const hub = new StateHub(hud, saved?.revision ?? 0);
+  const store = new StateStore(file, () => savedStateOf(hud, hub.revision, settings), logger);
+  hub.emitter.on('changed', () => void store.requestSave());
+  const registry = new CommandRegistry();
+  const dispatcher = new Dispatcher(registry, hud, hub, store);
+  const internal = new Dispatcher(new CommandRegistry(INTERNAL_COMMANDS), hud, hub, store);
+  const events = mitt<ServiceEvents>();
+  if (!saved) await store.requestSave();
+
+  return {
+    hud,
+    hub,
+    store,
+    registry,
+    dispatcher,
+    internal,
+    events,
+    settings: () => settings,
+    async updateSettings(changes) {
+      const next: Settings = {
+        lanMode: changes.lanMode ?? settings.lanMode,
+        obs: { ...settings.obs, ...defined(changes.obs) },
+        sources: { ...settings.sources, ...defined(changes.sources) },
+      };
+      settings = next;
+      if (changes.obs) hud.send('obs', { type: 'obs.configure', ...next.obs });
+      if (changes.sources) {
+        importer = createMatchImporter({ sources: { ...next.sources, ...defined({ faceitApiKey: options.faceitApiKey }) } });
+      }
+      events.emit('settings', next);
+      await store.requestSave();
+      return next;
+    },
+    async close() {
+      hub.close();
+      hud.stop();
+      await store.flush();
+      events.all.clear();
+    },
+  };
+}

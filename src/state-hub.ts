@@ -1,0 +1,189 @@
+import mittModule from 'mitt';
+import type { Emitter } from 'mitt';
+import type { AnyActorRef } from 'xstate';
+import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
+import { ACTOR_KEYS } from './hud-system.ts';
+import type { HudState } from './views.ts';
+import { hudStateOf, matchSummaryOf, presetsOf, productionOf, revealOf, vetoStatusOf } from './views.ts';
+
+// mitt's CommonJS-style default export types as "not callable" under module nodenext.
+const mitt = mittModule as unknown as typeof mittModule.default;
+
+/** A message for subscribers: what changed, at which revision. */
+export interface HubEvent {
+  event: string;
+  revision: number;
+  data: unknown;
+}
+
+export type HubEvents = {
+  /** A client-visible change or notification. */
+  event: HubEvent;
+  /** Any actor changed (also changes no client sees): the persistence listens to this. */
+  changed: undefined;
+};
+
+interface View {
+  event: string;
+  sources: readonly ActorKey[];
+  compute(snapshots: Snapshots): unknown;
+}
+
+const HUD_SOURCES: readonly ActorKey[] = ['scoreboard', 'vetoPanel', 'stats', 'overlay', 'sceneWindow', 'host', 'obs'];
+
+/** Everything a client can observe besides the HUD state, each an event named after it. */
+const VIEWS: readonly View[] = [
+  { event: 'match', sources: ['match', 'vetoReveal'], compute: matchSummaryOf },
+  { event: 'veto.session', sources: ['vetoSession', 'match'], compute: vetoStatusOf },
+  { event: 'veto.reveal', sources: ['match', 'vetoReveal'], compute: revealOf },
+  { event: 'presets', sources: ['host'], compute: (s) => presetsOf(s.host) },
+  { event: 'production', sources: ['production'], compute: (s) => productionOf(s.production) },
+  {
+    event: 'host',
+    sources: ['host'],
+    compute: ({ host: { context } }) => ({
+      mainWindowOpen: context.mainWindowOpen,
+      signedIn: context.signedIn,
+      subscriptionActive: context.subscriptionActive,
+    }),
+  },
+  {
+    event: 'stats.player',
+    sources: ['stats'],
+    compute: ({ stats: { context } }) => ({ player: context.player, durationMs: context.durationMs }),
+  },
+];
+
+/**
+ * The revision and the events. It watches every actor; whatever runs between `batch` start and
+ * end (one command) becomes at most one revision, and a change nobody can see becomes none.
+ * Changes outside a command (a timer, the OBS connection) commit at once.
+ */
+export class StateHub {
+  readonly emitter: Emitter<HubEvents> = mitt<HubEvents>();
+  #revision: number;
+  #snapshots: Snapshots;
+  #dirty = new Set<ActorKey>();
+  #depth = 0;
+  #commitScheduled = false;
+  #changes = 0;
+  #hud: HudState;
+  #lastJson = new Map<string, string>();
+  #unsubscribe: Array<() => void> = [];
+
+  constructor(
+    private readonly system: HudSystem,
+    revision: number,
+  ) {
+    this.#revision = revision;
+    this.#snapshots = system.snapshots();
+    this.#hud = hudStateOf(this.#snapshots, revision);
+    for (const view of VIEWS) this.#lastJson.set(view.event, JSON.stringify(view.compute(this.#snapshots)));
+    for (const key of ACTOR_KEYS) {
+      const actor: AnyActorRef = system.actor(key);
+      const subscription = actor.subscribe((snapshot: unknown) => this.#onSnapshot(key, snapshot));
+      this.#unsubscribe.push(() => subscription.unsubscribe());
+    }
+    // Notifications that are not state: they carry the revision they happened at.
+    const emitted = system.actor('obs').on('*', ({ type, ...data }) => this.notify(type, data));
+    this.#unsubscribe.push(() => emitted.unsubscribe());
+  }
+
+  get revision(): number {
+    return this.#revision;
+  }
+
+  snapshots(): Snapshots {
+    return this.#snapshots;
+  }
+
+  hudState(): HudState {
+    return { ...this.#hud, revision: this.#revision };
+  }
+
+  /** How many times any actor changed: a command that moves it must be saved before it answers. */
+  get changes(): number {
+    return this.#changes;
+  }
+
+  /** Commits what changed since the last commit (after the awaited part of a command). */
+  flush(): void {
+    this.#commit();
+  }
+
+  /** Runs one command: every change it makes becomes one revision. */
+  batch<T>(run: () => T): T {
+    this.#depth++;
+    try {
+      return run();
+    } finally {
+      this.#depth--;
+      if (this.#depth === 0) this.#commit();
+    }
+  }
+
+  notify(event: string, data: unknown): void {
+    this.emitter.emit('event', { event, revision: this.#revision, data });
+  }
+
+  close(): void {
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.#unsubscribe = [];
+    this.emitter.all.clear();
+  }
+
+  #onSnapshot(key: ActorKey, snapshot: unknown): void {
+    // An event a machine ignores leaves its snapshot the very same object.
+    if (snapshot === this.#snapshots[key]) return;
+    this.#snapshots = { ...this.#snapshots, [key]: snapshot };
+    this.#dirty.add(key);
+    // Outside a command, a synchronous cascade (a timer, an import finishing and applying) still
+    // becomes one revision: commit once the cascade is over.
+    if (this.#depth === 0 && !this.#commitScheduled) {
+      this.#commitScheduled = true;
+      queueMicrotask(() => this.#commit());
+    }
+  }
+
+  #commit(): void {
+    this.#commitScheduled = false;
+    if (this.#dirty.size === 0) return;
+    const dirty = this.#dirty;
+    this.#dirty = new Set();
+    this.#changes++;
+    this.emitter.emit('changed', undefined);
+
+    const events: Array<{ event: string; data: unknown }> = [];
+    if (HUD_SOURCES.some((key) => dirty.has(key))) {
+      const next = hudStateOf(this.#snapshots, this.#revision);
+      const changed = changedFields(this.#hud, next);
+      this.#hud = next;
+      if (changed) events.push({ event: 'hud.state', data: changed });
+    }
+    for (const view of VIEWS) {
+      if (!view.sources.some((key) => dirty.has(key))) continue;
+      const data = view.compute(this.#snapshots);
+      const json = JSON.stringify(data);
+      if (json === this.#lastJson.get(view.event)) continue;
+      this.#lastJson.set(view.event, json);
+      events.push({ event: view.event, data });
+    }
+    if (events.length === 0) return;
+    this.#revision++;
+    for (const { event, data } of events) this.emitter.emit('event', { event, revision: this.#revision, data });
+  }
+}
+
+/** The HUD-state fields whose value differs, or null. A flag that disappears is sent as null. */
+function changedFields(before: HudState, after: HudState): Record<string, unknown> | null {
+  const changed: Record<string, unknown> = {};
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  keys.delete('revision');
+  for (const key of keys) {
+    const a = before[key as keyof HudState];
+    const b = after[key as keyof HudState];
+    if (a === b || JSON.stringify(a) === JSON.stringify(b)) continue;
+    changed[key] = b ?? null;
+  }
+  return Object.keys(changed).length > 0 ? changed : null;
+}
