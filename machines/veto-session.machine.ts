@@ -18,14 +18,19 @@ export interface VetoSessionInput {
   session: VetoSession | null;
 }
 
-/** What an importer reads from a match room or a match page. */
+/** A finished veto as read from a match room or a match page, in the service's own vocabulary. */
 export interface ImportedVeto {
   provider: 'faceit' | 'hltv';
+  /** The platform's id: `1-<uuid>` on FACEIT, the numeric match id on HLTV. */
   matchId: string;
+  /** FACEIT faction1 / the first team of the HLTV page. */
   teamA: Team;
+  /** FACEIT faction2 / the second team of the HLTV page. */
   teamB: Team;
   boFormat: BoFormat;
+  /** Bans and picks in the order they were made (attributed as the source says), then the decider. */
   steps: VetoStep[];
+  /** When the match is (or was) scheduled to start, ISO 8601 in UTC. */
   matchTime?: string;
 }
 

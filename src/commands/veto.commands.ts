@@ -16,6 +16,7 @@ import {
   VetoStepSchema,
   strict,
 } from '../schemas.ts';
+import { resolveImportTarget } from '../import/import-target.ts';
 import { revealOf, stepView, vetoStatusOf } from '../views.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
@@ -53,9 +54,8 @@ const importMatchVeto = defineCommand({
   needsMainWindow: true,
   stateKeys: ['vetoVisible'],
   run: async ({ hud, requestId }, { url, platformMatchId, apply = true, show = false }) => {
-    if ((url === undefined) === (platformMatchId === undefined)) {
-      throw invalidPayload('send exactly one of url and platformMatchId');
-    }
+    // A payload no importer accepts is refused before anything starts.
+    resolveImportTarget({ url, platformMatchId });
     const actor = hud.actor('vetoSession');
     const running = actor.getSnapshot().context.importing;
     if (running) {

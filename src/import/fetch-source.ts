@@ -1,0 +1,245 @@
+import { readFileSync } from 'node:fs';
+import { load } from 'cheerio';
+import { ServiceError } from '../errors.ts';
+
+/**
+ * The one HTTP client of the importers. Every failure leaves it as a ServiceError that says what
+ * happened in words an operator can act on (source, what was asked, why it failed); raw fetch
+ * exceptions never escape.
+ */
+
+/** One request to a source: `source` and `what` only name it in messages ("FACEIT", "veto history"). */
+export interface SourceRequest {
+  source: string;
+  what: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export interface SourceClient {
+  /** The parsed JSON body of a 2xx answer. */
+  json(request: SourceRequest): Promise<unknown>;
+  /** The HTML of a 2xx answer that is not a bot check. */
+  html(request: SourceRequest): Promise<string>;
+}
+
+/** The whole-import deadline: one signal for every request of one import. */
+export interface ImportBudget {
+  signal: AbortSignal;
+  dispose(): void;
+}
+
+/** Larger answers are not a match page or a match object; stop reading rather than buffer them. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A signal that aborts when the budget runs out or the caller gives up. The abort reason is
+ * already the ServiceError to report, so the client can tell a time-out from a cancellation.
+ */
+export function createImportBudget(timeoutMs: number, callerSignal?: AbortSignal): ImportBudget {
+  const controller = new AbortController();
+  const seconds = Number((timeoutMs / 1000).toFixed(1));
+  const timer = setTimeout(() => {
+    controller.abort(new ServiceError('upstream_timeout', `the import did not finish within ${seconds} s`));
+  }, timeoutMs);
+  const onCallerAbort = () =>
+    controller.abort(new ServiceError('upstream_error', 'the import was cancelled'));
+  if (callerSignal?.aborted) onCallerAbort();
+  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose() {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
+
+let packageVersion: string | undefined;
+
+/** `hud-automation/<version> (+local CS2 broadcast automation)`, the version read once from package.json. */
+export function defaultUserAgent(): string {
+  packageVersion ??= readPackageVersion();
+  return `hud-automation/${packageVersion} (+local CS2 broadcast automation)`;
+}
+
+// Walk up from this file: it runs from src/import in development and from dist/src/import when built.
+function readPackageVersion(): string {
+  let dir = new URL('./', import.meta.url);
+  for (let depth = 0; depth < 6; depth += 1) {
+    try {
+      const pkg: unknown = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8'));
+      if (isRecord(pkg) && pkg.name === 'hud-automation' && typeof pkg.version === 'string')
+        return pkg.version;
+    } catch {
+      // Not here: keep walking up.
+    }
+    dir = new URL('../', dir);
+  }
+  return '0.0.0';
+}
+
+export function createSourceClient(options: { signal: AbortSignal; userAgent?: string }): SourceClient {
+  const { signal } = options;
+  const userAgent = options.userAgent ?? defaultUserAgent();
+
+  async function load(request: SourceRequest, accept: string): Promise<{ response: Response; body: string }> {
+    if (signal.aborted) throw abortError(signal, request);
+    let response: Response;
+    let body: string;
+    try {
+      response = await fetch(request.url, {
+        headers: { 'User-Agent': userAgent, Accept: accept, ...request.headers },
+        redirect: 'follow',
+        signal,
+      });
+      body = await readBody(response, request);
+    } catch (error) {
+      // fetch rejects with the abort reason itself, so the budget is checked before anything else.
+      if (signal.aborted) throw abortError(signal, request);
+      if (error instanceof ServiceError) throw error;
+      throw networkError(error, request);
+    }
+    const challenge = botCheck(response, body);
+    if (challenge !== null) {
+      throw new ServiceError(
+        'upstream_error',
+        `${request.source} answered the ${request.what} request with ${challenge} instead of data; ` +
+          'the site is blocking automated requests from this machine right now, try again later or enter the veto by hand',
+      );
+    }
+    if (!response.ok) throw statusError(response, request);
+    return { response, body };
+  }
+
+  return {
+    async json(request) {
+      const { response, body } = await load(request, 'application/json');
+      try {
+        return JSON.parse(body) as unknown;
+      } catch {
+        const type = response.headers.get('content-type') ?? 'no content type';
+        throw new ServiceError(
+          'upstream_error',
+          `${request.source} answered the ${request.what} request with something that is not JSON (${type})`,
+        );
+      }
+    },
+    async html(request) {
+      const { body } = await load(request, 'text/html,application/xhtml+xml');
+      return body;
+    },
+  };
+}
+
+async function readBody(response: Response, request: SourceRequest): Promise<string> {
+  if (response.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await response.body.cancel().catch(() => undefined);
+      throw new ServiceError(
+        'upstream_error',
+        `${request.source} answered the ${request.what} request with more than ${MAX_BODY_BYTES / 1024 / 1024} MB`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function abortError(signal: AbortSignal, request: SourceRequest): ServiceError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof ServiceError) {
+    const detail =
+      reason.code === 'upstream_timeout'
+        ? `${request.source} did not answer the ${request.what} request in time`
+        : '';
+    return new ServiceError(reason.code, detail ? `${reason.message}: ${detail}` : reason.message);
+  }
+  return new ServiceError('upstream_error', `the ${request.what} request to ${request.source} was aborted`);
+}
+
+const NETWORK_CAUSES: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ENOTFOUND: 'the host name was not found',
+  EAI_AGAIN: 'the host name could not be resolved (DNS)',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  UND_ERR_SOCKET: 'the connection closed unexpectedly',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+};
+
+function networkError(error: unknown, request: SourceRequest): ServiceError {
+  const code = errorCode(error);
+  let reason = code ? NETWORK_CAUSES[code] : undefined;
+  if (!reason && code && /CERT|SSL|TLS/.test(code)) reason = `the TLS certificate was refused (${code})`;
+  reason ??= code ? `network error ${code}` : 'network error';
+  return new ServiceError(
+    'upstream_error',
+    `could not reach ${request.source} (${hostOf(request.url)}) for the ${request.what}: ${reason}`,
+  );
+}
+
+// undici reports the system error as `cause` of a TypeError("fetch failed"), sometimes one level deeper.
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && isRecord(current); depth += 1) {
+    if (typeof current.code === 'string') return current.code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+function statusError(response: Response, request: SourceRequest): ServiceError {
+  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  let hint = '';
+  if (response.status === 404) hint = ': the match does not exist there or is not public';
+  else if (response.status === 401 || response.status === 403)
+    hint = ': access was refused (check the API key)';
+  else if (response.status === 429) hint = ': too many requests from this machine, try again in a minute';
+  else if (response.status >= 500) hint = ': the site has a problem, try again later';
+  return new ServiceError(
+    'upstream_error',
+    `${request.source} answered ${status} to the ${request.what} request${hint}`,
+  );
+}
+
+/**
+ * A description of a bot check or block page, or null. Cloudflare marks challenges with the
+ * `cf-mitigated` header; block and interstitial pages are recognised by their title and heading.
+ */
+function botCheck(response: Response, body: string): string | null {
+  const mitigated = response.headers.get('cf-mitigated');
+  if (mitigated) return `a Cloudflare bot check (cf-mitigated: ${mitigated})`;
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('html') && !body.trimStart().startsWith('<')) return null;
+  const $ = load(body);
+  const title = $('title').first().text().trim();
+  const headings = $('h1, h2')
+    .map((_, element) => $(element).text().trim())
+    .get()
+    .join(' ');
+  if (/just a moment/i.test(title)) return 'a Cloudflare "Just a moment..." challenge page';
+  if (/attention required/i.test(title) || /sorry, you have been blocked/i.test(`${title} ${headings}`)) {
+    return 'a Cloudflare "Sorry, you have been blocked" page';
+  }
+  if (/access denied/i.test(title)) return 'an "Access denied" page';
+  return null;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
