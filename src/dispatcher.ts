@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { DefaultErrorFunction, SetErrorFunction, ValueErrorType } from '@sinclair/typebox/errors';
-import { Value } from '@sinclair/typebox/value';
 import { isMainWindowReady } from '../machines/host.machine.ts';
 import type { Caller } from './commands/command.ts';
 import type { CommandRegistry } from './commands/registry.ts';
+import { coerceStrings } from './coerce.ts';
 import { ServiceError, invalidPayload, unavailable } from './errors.ts';
 import type { HudSystem } from './hud-system.ts';
 import type { StateHub } from './state-hub.ts';
@@ -46,7 +46,7 @@ export function checkPayload(id: string, check: TypeCheck<TSchema> | null, raw: 
     return undefined;
   }
   if (!isPlainObject(raw)) throw invalidPayload(`${id}: the payload must be a JSON object`);
-  const value = Value.Convert(check.Schema(), raw);
+  const value = coerceStrings(check.Schema(), raw);
   if (check.Check(value)) return value;
   const error = check.Errors(value).First();
   const field = error?.path ? error.path.slice(1).replaceAll('/', '.') : 'payload';
