@@ -56,6 +56,8 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
 
   // An empty body is "no payload", whatever Content-Type says (curl -X POST -H 'Content-Type: application/json').
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  // JSON only: any other body is 415.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);

@@ -43,6 +43,8 @@ export interface ServiceOptions {
   overrides?: { lanMode?: boolean; obs?: Partial<ObsSettings>; sources?: Partial<ImportSources> };
   /** FACEIT Data API key (from the environment; never saved). */
   faceitApiKey?: string;
+  /** Budget of one import (default the spec's 20 s); tests shorten it. */
+  importTimeoutMs?: number;
   /** Replaces IO actors, for tests: the supervisor as the service would run it → the one to run. */
   machine?: (live: typeof supervisorMachine) => typeof supervisorMachine;
   inspect?: (event: InspectionEvent) => void;
@@ -139,7 +141,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let saved = await StateStore.load(file, logger);
   let settings = settingsFrom(saved, options.overrides);
 
-  let importer = createMatchImporter({ sources: { ...settings.sources, ...defined({ faceitApiKey: options.faceitApiKey }) } });
+  const createImporter = (sources: Settings['sources']) =>
+    createMatchImporter({
+      sources: { ...sources, ...defined({ faceitApiKey: options.faceitApiKey }) },
+      ...defined({ timeoutMs: options.importTimeoutMs }),
+    });
+  let importer = createImporter(settings.sources);
   const matchImport = fromPromise<ImportedVeto, ImportRequest>(({ input, signal }) => importer.importMatch(input, signal));
   const live = supervisorMachine.provide({
     actors: {
@@ -193,9 +200,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       };
       settings = next;
       if (changes.obs) hud.send('obs', { type: 'obs.configure', ...next.obs });
-      if (changes.sources) {
-        importer = createMatchImporter({ sources: { ...next.sources, ...defined({ faceitApiKey: options.faceitApiKey }) } });
-      }
+      if (changes.sources) importer = createImporter(next.sources);
       events.emit('settings', next);
       await store.requestSave();
       return next;

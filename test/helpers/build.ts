@@ -6,7 +6,10 @@ import { afterEach } from 'vitest';
 import type { RunningServer, ServerOptions } from '../../src/server.ts';
 import { startServer } from '../../src/server.ts';
 
-export type BuildOptions = Partial<Omit<ServerOptions, 'logger'>> & { keepDataDir?: boolean };
+export type BuildOptions = Partial<Omit<ServerOptions, 'logger'>> & {
+  /** Receives every log line (JSON), for tests that check what the operator is told. */
+  logSink?: (line: string) => void;
+};
 
 const running: Array<() => Promise<void>> = [];
 
@@ -33,7 +36,9 @@ export async function build(options: BuildOptions = {}): Promise<RunningServer> 
     ...options,
     dataDir,
     overrides: { ...options.overrides, obs: { enabled: false, ...options.overrides?.obs } },
-    logger: pino({ level: process.env.HUD_TEST_LOG ?? 'silent' }),
+    logger: options.logSink
+      ? pino({ level: 'info' }, { write: options.logSink })
+      : pino({ level: process.env.HUD_TEST_LOG ?? 'silent' }),
   });
   running.push(() => server.close());
   return server;
