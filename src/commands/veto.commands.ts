@@ -44,8 +44,8 @@ const importMatchVeto = defineCommand({
     'Imports the veto of a FACEIT room or an HLTV match page (url or platformMatchId); apply sets it on the match, show opens the veto panel. Takes up to 20 s; 409 while the source has no veto yet.',
   payload: Type.Object(
     {
-      url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'FACEIT room URL or HLTV match URL' })),
-      platformMatchId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'FACEIT match id' })),
+      url: Type.Optional(Type.String({ maxLength: 2048, description: 'FACEIT room URL or HLTV match URL (blank counts as not sent)' })),
+      platformMatchId: Type.Optional(Type.String({ maxLength: 128, description: 'FACEIT match id (blank counts as not sent)' })),
       apply: Type.Optional(Type.Boolean({ default: true, description: 'false reads the veto without changing the match' })),
       show: Type.Optional(Type.Boolean({ default: false, description: 'true opens the veto panel after the import' })),
     },

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { load } from 'cheerio';
 import { ServiceError } from '../errors.ts';
+import { VERSION } from '../version.ts';
 
 /**
  * The one HTTP client of the importers. Every failure leaves it as a ServiceError that says what
@@ -55,28 +55,9 @@ export function createImportBudget(timeoutMs: number, callerSignal?: AbortSignal
   };
 }
 
-let packageVersion: string | undefined;
-
-/** `hud-automation/<version> (+local CS2 broadcast automation)`, the version read once from package.json. */
+/** `hud-automation/<version> (+local CS2 broadcast automation)`. */
 export function defaultUserAgent(): string {
-  packageVersion ??= readPackageVersion();
-  return `hud-automation/${packageVersion} (+local CS2 broadcast automation)`;
-}
-
-// Walk up from this file: it runs from src/import in development and from dist/src/import when built.
-function readPackageVersion(): string {
-  let dir = new URL('./', import.meta.url);
-  for (let depth = 0; depth < 6; depth += 1) {
-    try {
-      const pkg: unknown = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8'));
-      if (isRecord(pkg) && pkg.name === 'hud-automation' && typeof pkg.version === 'string')
-        return pkg.version;
-    } catch {
-      // Not here: keep walking up.
-    }
-    dir = new URL('../', dir);
-  }
-  return '0.0.0';
+  return `hud-automation/${VERSION} (+local CS2 broadcast automation)`;
 }
 
 export function createSourceClient(options: { signal: AbortSignal; userAgent?: string }): SourceClient {
