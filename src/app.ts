@@ -1,5 +1,5 @@
 import Fastify, { LogController } from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
@@ -10,15 +10,15 @@ import type { Settings } from './saved-state.ts';
 import { ImportSourcesSchema, ObsSettingsSchema } from './saved-state.ts';
 import { strict } from './schemas.ts';
 import { ServiceError } from './errors.ts';
+import { registerAccess, sendError } from './http/access-hooks.ts';
 import { toServiceError } from './http/error-envelope.ts';
+import { registerWebSocket } from './ws/ws-gateway.ts';
+import { rebind } from './http/listen.ts';
 import type { Service } from './service.ts';
+import { SERVICE_ID } from './version.ts';
 import { matchSummaryOf, presetsOf, vetoStatusOf } from './views.ts';
 
-export const SERVICE_ID = 'hud-automation';
 export const BODY_LIMIT = 64 * 1024;
-
-/** Routes a web page may call (they carry an Origin header): nothing there changes or reveals the match. */
-const ORIGIN_ALLOWED = new Set(['/health', '/api/presets', '/api/actions']);
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,13 +35,6 @@ export function callerOf(request: FastifyRequest): Caller {
   return { transport: 'http', address: request.socket?.remoteAddress ?? request.ip };
 }
 
-function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
-  if (error.code === 'rate_limited' && 'retryAfterSeconds' in error) {
-    reply.header('retry-after', String(error.retryAfterSeconds));
-  }
-  return reply.code(error.status).send(error.toBody());
-}
-
 /** The HTTP face of the service: thin routes over the dispatcher and the views. */
 export async function buildApp({ service, logger }: AppOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -50,6 +43,8 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
+    // A client that keeps a socket open must not hold up a shutdown.
+    forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorate('service', service);
@@ -73,16 +68,9 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
     for (const m of [method].flat()) entry.methods.add(m);
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.headers.origin === undefined) return;
-    const path = request.routeOptions.url;
-    const reading = request.method === 'GET' || request.method === 'HEAD';
-    if (reading && path && ORIGIN_ALLOWED.has(path)) return;
-    return sendError(
-      reply,
-      new ServiceError('forbidden', 'requests from web pages (with an Origin header) may only read /health, /api/presets and /api/actions'),
-    );
-  });
+  // The WebSocket plugin's hooks first: it marks upgrade requests so that a refused one's socket is closed.
+  await registerWebSocket(app, service);
+  registerAccess(app, service);
 
   app.setErrorHandler((error, request, reply) => {
     const known = toServiceError(error);
@@ -120,8 +108,14 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
   app.get('/internal/settings', async () => ({ ok: true, settings: publicSettings(service.settings()) }));
   app.post('/internal/settings', async (request) => {
     const changes = checkPayload('settings', checkSettingsChange, request.body) as SettingsChange;
-    return { ok: true, settings: publicSettings(await service.updateSettings(changes)) };
+    const wasLan = service.settings().lanMode;
+    const settings = await service.updateSettings(changes);
+    if (settings.lanMode !== wasLan) await rebind(app, settings.lanMode);
+    return { ok: true, settings: publicSettings(settings) };
   });
+  app.get('/internal/token', async () => ({ ok: true, token: service.token() }));
+  app.post('/internal/token/regenerate', async () => ({ ok: true, token: await service.regenerateToken() }));
+  app.get('/internal/requests', async () => ({ ok: true, requests: service.recent.list() }));
 
   return app;
 }

@@ -1,14 +1,21 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
+import { join } from 'node:path';
+import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
 import { defaultDataDir } from './data-dir.ts';
+import { startInspector } from './inspector.ts';
+import { TOKEN_FILE } from './service.ts';
 import { importSourcesFromEnv } from './import/import-sources.ts';
 import { DEFAULT_PORT, startServer } from './server.ts';
 
 const USAGE = `hud-automation: local automation server for a CS2 broadcast HUD
 
 Usage:
-  hud-automation serve [options]     run the server (the default command)
+  hud-automation serve [options]       run the server (the default command)
+  hud-automation token [--regenerate]  show the access token for local-network devices (or make a new one)
+  hud-automation lan on|off            switch local network mode of the running server
+
 
 Options:
   --port N             port for HTTP and WebSocket (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -20,6 +27,9 @@ Options:
   --obs-password PW    OBS WebSocket password
   --no-obs             do not connect to OBS
   --log-level LEVEL    fatal, error, warn, info, debug, trace (default info)
+  --inspect            relay the machines to the Stately inspector (open the printed address)
+  --inspect-port N     port of the inspector page (default ${DEFAULT_PORT + 1})
+  --regenerate         with token: make a new token (remote devices are disconnected)
   -h, --help           this text
 
 Environment: HUD_OBS_URL, HUD_OBS_PASSWORD, HUD_FACEIT_URL, HUD_FACEIT_DATA_API_URL, HUD_HLTV_URL, FACEIT_API_KEY.
@@ -39,18 +49,26 @@ async function main(argv: string[]): Promise<void> {
       'obs-password': { type: 'string' },
       'no-obs': { type: 'boolean' },
       'log-level': { type: 'string' },
+      inspect: { type: 'boolean' },
+      'inspect-port': { type: 'string' },
+      regenerate: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const command = positionals[0] ?? 'serve';
-  if (values.help || command !== 'serve') {
+  if (values.help || !['serve', 'token', 'lan'].includes(command)) {
     process.stdout.write(USAGE);
     process.exitCode = values.help ? 0 : 2;
     return;
   }
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: not a port number: ${values.port}`);
+  const port = portOf(values.port, DEFAULT_PORT, '--port');
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  if (command === 'token') return printToken(port, dataDir, values.regenerate ?? false);
+  if (command === 'lan') return switchLan(port, positionals[1]);
 
+  const inspector = values.inspect
+    ? await startInspector({ port: portOf(values['inspect-port'], DEFAULT_PORT + 1, '--inspect-port') })
+    : null;
   const logger = pino({ level: values['log-level'] ?? 'info', redact: ['*.password', '*.token', 'token'] });
   const env = process.env;
   const sources = importSourcesFromEnv(env);
@@ -59,7 +77,7 @@ async function main(argv: string[]): Promise<void> {
   const server = await startServer({
     port,
     logger,
-    dataDir: values['data-dir'] ?? defaultDataDir(),
+    dataDir,
     headless: values.headless ?? false,
     subscriptionActive: values.subscription ?? false,
     overrides: {
@@ -72,8 +90,11 @@ async function main(argv: string[]): Promise<void> {
       sources: { faceitUrl: sources.faceitUrl, faceitDataApiUrl: sources.faceitDataApiUrl, hltvUrl: sources.hltvUrl },
     },
     ...(sources.faceitApiKey ? { faceitApiKey: sources.faceitApiKey } : {}),
+    ...(inspector ? { inspect: inspector.inspect } : {}),
   });
+  if (inspector) server.app.addHook('onClose', () => inspector.close());
   process.stdout.write(`hud-automation ready\n  HTTP      ${server.httpUrl}\n  WebSocket ${server.wsUrl}\n`);
+  if (inspector) process.stdout.write(`  Inspector ${inspector.url}\n`);
 
   const stop = (signal: string) => {
     logger.info({ signal }, 'stopping: saving the state');
@@ -88,6 +109,42 @@ async function main(argv: string[]): Promise<void> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
+
+function portOf(text: string | undefined, fallback: number, flag: string): number {
+  const port = text === undefined ? fallback : Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${flag}: not a port number: ${text}`);
+  return port;
+}
+
+/** Asks the running server (the panel's loopback API); without one, reads or replaces the token file itself. */
+async function printToken(port: number, dataDir: string, regenerate: boolean): Promise<void> {
+  const url = `http://127.0.0.1:${port}/internal/token${regenerate ? '/regenerate' : ''}`;
+  try {
+    const response = await fetch(url, { method: regenerate ? 'POST' : 'GET' });
+    const body = (await response.json()) as { ok: boolean; token?: string; message?: string };
+    if (!body.ok || !body.token) throw new Error(body.message ?? `the server answered ${response.status}`);
+    process.stdout.write(`${body.token}\n`);
+  } catch (error) {
+    if (!isConnectionRefused(error)) throw error;
+    const file = join(dataDir, TOKEN_FILE);
+    process.stdout.write(`${regenerate ? await regenerateToken(file) : await loadOrCreateToken(file)}\n`);
+  }
+}
+
+async function switchLan(port: number, mode: string | undefined): Promise<void> {
+  if (mode !== 'on' && mode !== 'off') throw new Error('usage: hud-automation lan on|off');
+  const response = await fetch(`http://127.0.0.1:${port}/internal/settings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ lanMode: mode === 'on' }),
+  });
+  const body = (await response.json()) as { ok: boolean; message?: string };
+  if (!body.ok) throw new Error(body.message ?? `the server answered ${response.status}`);
+  process.stdout.write(`local network mode ${mode}\n`);
+}
+
+const isConnectionRefused = (error: unknown) =>
+  (error as { cause?: { code?: string } } | null)?.cause?.code === 'ECONNREFUSED';
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`hud-automation: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
+import { listenHostFor } from './http/listen.ts';
 import type { Service, ServiceOptions } from './service.ts';
 import { startService } from './service.ts';
 
@@ -20,9 +21,6 @@ export interface RunningServer {
   wsUrl: string;
   close(): Promise<void>;
 }
-
-/** Loopback only while local network mode is off; every interface while it is on. */
-export const listenHostFor = (lanMode: boolean) => (lanMode ? '::' : '127.0.0.1');
 
 /** The service and its HTTP/WebSocket server, listening. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {

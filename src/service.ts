@@ -16,7 +16,10 @@ import { REVEAL_DEFAULTS } from '../machines/veto-reveal.machine.ts';
 import type { ImportRequest, ImportedVeto } from '../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../machines/veto-session.machine.ts';
 import { INTERNAL_COMMANDS } from './commands/internal.commands.ts';
+import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
+import { RateLimit } from './access/rate-limit.ts';
 import { CommandRegistry } from './commands/registry.ts';
+import { RecentRequests } from './recent-requests.ts';
 import { Dispatcher } from './dispatcher.ts';
 import type { HudSystem } from './hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
@@ -32,6 +35,7 @@ import { StateStore, moveAside } from './state-store.ts';
 const mitt = mittModule as unknown as typeof mittModule.default;
 
 export const STATE_FILE = 'state.json';
+export const TOKEN_FILE = 'access-token';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -50,7 +54,11 @@ export interface ServiceOptions {
   inspect?: (event: InspectionEvent) => void;
 }
 
-export type ServiceEvents = { settings: Settings };
+export type ServiceEvents = {
+  settings: Settings;
+  /** The access token was regenerated: remote clients must come back with the new one. */
+  token: undefined;
+};
 
 export interface SettingsChange {
   lanMode?: boolean;
@@ -68,6 +76,11 @@ export interface Service {
   internal: Dispatcher;
   settings(): Settings;
   updateSettings(changes: SettingsChange): Promise<Settings>;
+  /** The access token local-network devices must send. */
+  token(): string;
+  regenerateToken(): Promise<string>;
+  rateLimit: RateLimit;
+  recent: RecentRequests;
   events: Emitter<ServiceEvents>;
   close(): Promise<void>;
 }
@@ -182,6 +195,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const internal = new Dispatcher(new CommandRegistry(INTERNAL_COMMANDS), hud, hub, store);
   const events = mitt<ServiceEvents>();
   if (!saved) await store.requestSave();
+  const tokenFile = join(dataDir, TOKEN_FILE);
+  let token = await loadOrCreateToken(tokenFile);
 
   return {
     hud,
@@ -192,6 +207,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     internal,
     events,
     settings: () => settings,
+    token: () => token,
+    async regenerateToken() {
+      token = await regenerateToken(tokenFile);
+      events.emit('token', undefined);
+      return token;
+    },
+    rateLimit: new RateLimit(),
+    recent: new RecentRequests(),
     async updateSettings(changes) {
       const next: Settings = {
         lanMode: changes.lanMode ?? settings.lanMode,

@@ -1,0 +1,41 @@
+import { hostname, networkInterfaces } from 'node:os';
+import { isIP } from 'node:net';
+
+let cached: Set<string> | null = null;
+
+function readAddresses(): Set<string> {
+  const addresses = new Set<string>();
+  for (const entries of Object.values(networkInterfaces())) {
+    for (const entry of entries ?? []) addresses.add(entry.address.toLowerCase().split('%')[0] ?? '');
+  }
+  return addresses;
+}
+
+// Interfaces come and go (a laptop joins a network): an address not seen before is looked up again.
+function isOwnAddress(address: string): boolean {
+  if (cached?.has(address)) return true;
+  cached = readAddresses();
+  return cached.has(address);
+}
+
+/** The host part of a Host header: without port, without IPv6 brackets, lower case. */
+export function hostOf(header: string): string {
+  const value = header.trim().toLowerCase();
+  if (value.startsWith('[')) return value.slice(1, value.indexOf(']') >= 0 ? value.indexOf(']') : undefined);
+  const colon = value.lastIndexOf(':');
+  return colon >= 0 && value.indexOf(':') === colon ? value.slice(0, colon) : value;
+}
+
+/**
+ * Whether a Host header names this machine: localhost, an address of one of its interfaces, or its
+ * host name (with any domain after it). A DNS-rebinding page reaches 127.0.0.1 under its own name,
+ * which fails here, so it cannot read the state even with a same-origin request (no Origin header).
+ */
+export function isOwnHost(header: string | undefined): boolean {
+  if (header === undefined) return true; // HTTP/1.0 programs; browsers always send Host
+  const host = hostOf(header);
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host)) return host.startsWith('127.') || isOwnAddress(host);
+  const machine = hostname().toLowerCase().split('.')[0];
+  return machine !== undefined && machine !== '' && host.split('.')[0] === machine;
+}

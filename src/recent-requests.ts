@@ -1,0 +1,30 @@
+/** The recent requests the panel lists: when, how, what, with what result, from where. */
+export interface RequestRecord {
+  time: string;
+  transport: 'http' | 'ws';
+  /** `POST /api/actions/veto_select`, `GET /api/state`, `trigger veto_select`, `connect` … */
+  request: string;
+  status: number;
+  /** The error code of a failure; absent on success. */
+  error?: string;
+  address: string;
+}
+
+export const RECENT_REQUESTS = 300;
+
+/** A ring of the last RECENT_REQUESTS records, oldest overwritten first. */
+export class RecentRequests {
+  readonly #ring: RequestRecord[] = [];
+  #next = 0;
+
+  add(record: RequestRecord): void {
+    this.#ring[this.#next] = record;
+    this.#next = (this.#next + 1) % RECENT_REQUESTS;
+  }
+
+  /** Newest first. */
+  list(): RequestRecord[] {
+    const ordered = [...this.#ring.slice(this.#next), ...this.#ring.slice(0, this.#next)];
+    return ordered.reverse();
+  }
+}
