@@ -174,3 +174,18 @@ describe('veto commands', () => {
     expect((await command(server, 'veto_status')).body).toMatchObject({ ok: true, result: { active: false } });
   });
 });
+
+describe('veto applied again', () => {
+  it('keeps the results of maps that stay at the same place', async () => {
+    const server = await build();
+    await command(server, 'veto_set', { boFormat: 'bo3', ...teams, steps: BO3_STEPS });
+    await command(server, 'set_map_result', { map: 1, scoreA: 13, scoreB: 11, finished: true });
+    const reordered = BO3_STEPS.map((step, i) =>
+      i === 3 ? { ...step, map: 'overpass' } : i === 6 ? { ...step, map: 'inferno' } : step,
+    );
+    await command(server, 'veto_set', { boFormat: 'bo3', ...teams, steps: reordered });
+    const { maps } = (await get(server, '/api/match')).body.match;
+    expect(maps[0]).toMatchObject({ map: 'de_mirage', finished: true, scoreA: 13, winner: 'Vitality' });
+    expect(maps[1]).toMatchObject({ map: 'de_overpass', finished: false, scoreA: 0 });
+  });
+});
