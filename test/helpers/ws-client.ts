@@ -8,6 +8,8 @@ export interface TestSocket {
   next(): Promise<any>;
   /** The first received message (taken or not) that matches, waiting for it. */
   waitFor(match: (message: any) => boolean): Promise<any>;
+  /** The first message received from now on that matches, waiting for it. */
+  waitForNew(match: (message: any) => boolean): Promise<any>;
   send(message: unknown): void;
   closed: Promise<{ code: number; reason: string }>;
   close(): void;
@@ -47,6 +49,10 @@ export async function connect(url: string, options: { headers?: Record<string, s
     received,
     next: () => until(() => (taken < received.length ? received[taken++] : undefined)),
     waitFor: (match) => until(() => received.find(match)),
+    waitForNew: (match) => {
+      const from = received.length;
+      return until(() => received.slice(from).find(match));
+    },
     send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
     closed,
     close: () => socket.close(),

@@ -36,19 +36,21 @@ describe.skipIf(!obsAvailable)('OBS over the API, against a real OBS Studio', ()
     await client.waitFor((m) => (m.type === 'event' && ready(m.data?.obs)) || (m.type === 'hello' && ready(m.snapshot.state.obs)));
     expect((await get(server, '/api/state')).body.state.obs).toEqual({ connection: 'connected', replayBufferActive: true });
 
+    const replaySaved = client.waitForNew((m) => m.type === 'event' && m.event === 'replay.saved');
     const saved = await command(server, 'save_replay');
     expect(saved.body).toEqual({ ok: true, state: { revision: expect.any(Number), obs: { connection: 'connected', replayBufferActive: true } }, result: { saving: true } });
-    const event = await client.waitFor((m) => m.type === 'event' && m.event === 'replay.saved');
+    const event = await replaySaved;
     expect(event.data.path.startsWith(studio.replayDir)).toBe(true);
     expect((await stat(event.data.path)).size).toBeGreaterThan(1000);
 
     // OBS crashes: the service says connecting (once, however many retries fail), then connected again by itself.
     const before = obsEvents(client.received).length;
+    const lost = client.waitForNew((m) => m.type === 'event' && m.data?.obs?.connection === 'connecting');
     await studio.crash();
-    await client.waitFor((m) => m.type === 'event' && m.data?.obs?.connection === 'connecting');
+    const lostRevision = (await lost).revision;
     expect((await command(server, 'save_replay')).status).toBe(503);
     await studio.launch({ password: PASSWORD, startReplayBuffer: true });
-    await client.waitFor((m) => m.type === 'event' && ready(m.data?.obs) && obsEvents(client.received).length > before + 1);
+    await client.waitFor((m) => m.type === 'event' && ready(m.data?.obs) && m.revision > lostRevision);
     // Failed retries while OBS was away changed nothing a client sees: no event, no revision.
     const connections = obsEvents(client.received)
       .slice(before)
@@ -58,16 +60,17 @@ describe.skipIf(!obsAvailable)('OBS over the API, against a real OBS Studio', ()
     const revisions = [...new Set(client.received.filter((m) => m.type === 'event').map((m) => m.revision as number))];
     expect(revisions).toEqual(revisions.map((_, i) => (revisions[0] ?? 0) + i));
 
-    const again = await command(server, 'save_replay');
-    expect(again.status).toBe(200);
-    await client.waitFor((m) => m.type === 'event' && m.event === 'replay.saved' && m !== event);
+    const savedAgain = client.waitForNew((m) => m.type === 'event' && m.event === 'replay.saved');
+    expect((await command(server, 'save_replay')).status).toBe(200);
+    await savedAgain;
 
     // The buffer stopped from OBS itself: the state follows and save_replay answers 409 with a way out.
     const operator = new OBSWebSocket();
     await operator.connect(studio.url, PASSWORD);
     try {
+      const stopped = client.waitForNew((m) => m.type === 'event' && m.data?.obs?.replayBufferActive === false);
       await operator.call('StopReplayBuffer');
-      await client.waitFor((m) => m.type === 'event' && m.data?.obs?.replayBufferActive === false);
+      await stopped;
       const refused = await command(server, 'save_replay');
       expect(refused.status).toBe(409);
       expect(refused.body).toMatchObject({ ok: false, error: 'conflict' });
