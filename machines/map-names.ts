@@ -14,15 +14,14 @@ export const ACTIVE_DUTY_POOL = [
   'de_overpass',
 ] as const;
 
-const LABELS: Record<string, string> = {
-  de_dust2: 'Dust II',
-};
+// Maps, not plain objects: a name such as "constructor" must not find an inherited member.
+const LABELS = new Map([['de_dust2', 'Dust II']]);
 
 // Spellings that the plain rules below would get wrong.
-const ALIASES: Record<string, string> = {
-  dustii: 'dust2',
-  dust: 'dust2',
-};
+const ALIASES = new Map([
+  ['dustii', 'dust2'],
+  ['dust', 'dust2'],
+]);
 
 const PREFIXES = ['de_', 'cs_', 'ar_'];
 
@@ -43,14 +42,14 @@ export function normalizeMapName(input: string): string | null {
     }
   }
   text = text.replace(/[\s_\-.]+/g, '');
-  text = ALIASES[text] ?? text;
+  text = ALIASES.get(text) ?? text;
   if (!/^[a-z0-9]{2,24}$/.test(text)) return null;
   return `${prefix}${text}`;
 }
 
 /** The display name of a full map name: "Mirage" for de_mirage, "Dust II" for de_dust2. */
 export function mapLabel(fullName: string): string {
-  const known = LABELS[fullName];
+  const known = LABELS.get(fullName);
   if (known) return known;
   const bare = fullName.replace(/^[a-z]{2}_/, '');
   return bare.charAt(0).toUpperCase() + bare.slice(1);

@@ -36,6 +36,9 @@ export const vetoRevealMachine = setup({
     canRevealMore: ({ context, event }) => revealedCount(context, event.total) < event.total,
     canHideOne: ({ context, event }) => revealedCount(context, event.total) > 0,
     isNotAllShown: ({ context, event }) => revealedCount(context, event.total) !== event.total,
+    // Judged on the stored count, not on what shows now: with no veto on screen, a reset must
+    // still make the next veto start hidden.
+    hasRevealed: ({ context }) => context.revealed > 0,
   },
   actions: {
     revealNext: assign(({ context, event }) => ({ revealed: revealedCount(context, event.total) + 1 })),
@@ -58,7 +61,7 @@ export const vetoRevealMachine = setup({
         'veto.reveal.next': { guard: 'canRevealMore', actions: 'revealNext' },
         'veto.reveal.prev': { guard: 'canHideOne', actions: 'hideLast' },
         'veto.reveal.all': { guard: 'isNotAllShown', actions: 'revealAll' },
-        'veto.reveal.reset': { guard: 'canHideOne', actions: 'hideAll' },
+        'veto.reveal.reset': { guard: 'hasRevealed', actions: 'hideAll' },
         'veto.reveal.instant': { target: 'instant', actions: 'markInstant' },
       },
     },

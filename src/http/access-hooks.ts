@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decideAccess } from '../access/access-policy.ts';
 import { extractQueryToken, extractToken } from '../access/access-token.ts';
-import { classifyAddress } from '../access/address-class.ts';
+import { canonicalAddress, classifyAddress } from '../access/address-class.ts';
 import { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
 import type { Service } from '../service.ts';
@@ -43,7 +43,7 @@ export function registerAccess(app: FastifyInstance, service: Service): void {
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    const address = request.socket?.remoteAddress ?? request.ip;
+    const address = canonicalAddress(request.socket?.remoteAddress) ?? request.ip;
     const path = request.url.split('?')[0] ?? '';
     const record = {
       time: new Date().toISOString(),
@@ -59,13 +59,15 @@ export function registerAccess(app: FastifyInstance, service: Service): void {
 
 async function refusalOf(request: FastifyRequest, service: Service): Promise<ServiceError | null> {
   const address = request.socket?.remoteAddress;
+  // The route the router matched, not the raw URL: /%69nternal/token and /gsi/ reach the same handlers.
+  const route = request.routeOptions.url ?? '';
   const path = request.url.split('?')[0] ?? '';
   if (!isOwnHost(request.headers.host)) {
     return new ServiceError('forbidden', `Host ${request.headers.host} is not this machine: use its address or name`);
   }
   const remote = classifyAddress(address) !== 'loopback';
   request.remote = remote;
-  if (remote && isLocalOnly(path)) return new ServiceError('forbidden', `${path} is only for programs on this machine`);
+  if (remote && isLocalOnly(route)) return new ServiceError('forbidden', `${path} is only for programs on this machine`);
   try {
     await service.rateLimit.consume(address);
   } catch (error) {
@@ -86,7 +88,7 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
 
   if (request.headers.origin !== undefined) {
     const reading = request.method === 'GET' || request.method === 'HEAD';
-    if (upgrade || !reading || !ORIGIN_ALLOWED.has(path)) {
+    if (upgrade || !reading || !ORIGIN_ALLOWED.has(route)) {
       return new ServiceError(
         'forbidden',
         'requests from web pages (with an Origin header) may only read /health, /api/presets and /api/actions',

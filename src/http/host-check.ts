@@ -28,14 +28,16 @@ export function hostOf(header: string): string {
 
 /**
  * Whether a Host header names this machine: localhost, an address of one of its interfaces, or its
- * host name (with any domain after it). A DNS-rebinding page reaches 127.0.0.1 under its own name,
- * which fails here, so it cannot read the state even with a same-origin request (no Origin header).
+ * host name (as the system reports it, alone, or with .local for mDNS). A DNS-rebinding page reaches
+ * 127.0.0.1 under its own name, which fails here, so it cannot read the state even with a
+ * same-origin request (no Origin header).
  */
 export function isOwnHost(header: string | undefined): boolean {
   if (header === undefined) return true; // HTTP/1.0 programs; browsers always send Host
   const host = hostOf(header);
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host)) return host.startsWith('127.') || isOwnAddress(host);
-  const machine = hostname().toLowerCase().split('.')[0];
-  return machine !== undefined && machine !== '' && host.split('.')[0] === machine;
+  const full = hostname().toLowerCase();
+  const short = full.split('.')[0] ?? full;
+  return host === full || host === short || host === `${short}.local`;
 }

@@ -3,6 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { tokensEqual } from '../access/access-token.ts';
+import { canonicalAddress } from '../access/address-class.ts';
 import { ServiceError } from '../errors.ts';
 import { toServiceError } from '../http/error-envelope.ts';
 import type { Service } from '../service.ts';
@@ -150,7 +151,7 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
   const wsHandler = (socket: WebSocket, request: FastifyRequest) => {
     const client: Client = {
       socket,
-      address: request.socket?.remoteAddress ?? request.ip,
+      address: canonicalAddress(request.socket?.remoteAddress) ?? request.ip,
       remote: request.remote,
       authenticated: false,
       alive: true,
