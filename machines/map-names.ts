@@ -30,7 +30,8 @@ const PREFIXES = ['de_', 'cs_', 'ar_'];
  * name. Case, spaces, dashes, a workshop path and the `de_` prefix are all optional on input.
  */
 export function normalizeMapName(input: string): string | null {
-  let text = input.trim().toLowerCase();
+  // Separators become underscores first, so "de mirage" and "de-mirage" keep their prefix.
+  let text = input.trim().toLowerCase().replace(/[\s\-.]+/g, '_');
   const slash = text.lastIndexOf('/');
   if (slash >= 0) text = text.slice(slash + 1);
   let prefix = 'de_';
@@ -41,7 +42,7 @@ export function normalizeMapName(input: string): string | null {
       break;
     }
   }
-  text = text.replace(/[\s_\-.]+/g, '');
+  text = text.replace(/_+/g, '');
   text = ALIASES.get(text) ?? text;
   if (!/^[a-z0-9]{2,24}$/.test(text)) return null;
   return `${prefix}${text}`;

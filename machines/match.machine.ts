@@ -71,14 +71,17 @@ export function explainMapResult(context: MatchInput, result: MapResult): string
   return null;
 }
 
+const sameTeam = (a: Team | null | undefined, b: Team | null | undefined) => (a?.name ?? null) === (b?.name ?? null);
+
 /**
- * The series maps of a complete veto. A map that stays at the same place keeps its result, so
- * importing the same veto again does not wipe the scores.
+ * The series maps of a complete veto. Between the same two teams, a map that stays at the same place
+ * keeps its result, so importing the same veto again does not wipe the scores; a new pairing starts
+ * every map from 0-0.
  */
-function mapsFromVeto(steps: readonly VetoStep[], previous: readonly SeriesMap[]): SeriesMap[] {
+function mapsFromVeto(steps: readonly VetoStep[], previous: readonly SeriesMap[], sameSeries: boolean): SeriesMap[] {
   return seriesMapsOf(steps).map((step, index) => {
     const pickedBy = step.type === 'decider' ? 'decider' : (step.team ?? 'decider');
-    const kept = previous[index];
+    const kept = sameSeries ? previous[index] : undefined;
     if (kept && kept.map === step.map) return { ...kept, pickedBy };
     return { map: step.map, pickedBy, finished: false, scoreA: 0, scoreB: 0, winner: null };
   });
@@ -141,15 +144,21 @@ export const matchMachine = setup({
     }),
     showSessionSteps: assign(({ context, event }) => {
       if (event.type !== 'match.veto.sessionProgress') return {};
-      const before = context.beforeSession?.maps ?? [];
-      return { veto: event.steps, maps: event.complete ? mapsFromVeto(event.steps, before) : before };
+      const before = context.beforeSession;
+      const maps = before?.maps ?? [];
+      const sameSeries = sameTeam(before?.teamA, context.teamA) && sameTeam(before?.teamB, context.teamB);
+      return { veto: event.steps, maps: event.complete ? mapsFromVeto(event.steps, maps, sameSeries) : maps };
     }),
     restoreBeforeSession: assign(({ context }) => ({ ...(context.beforeSession ?? {}), beforeSession: null })),
     applyVeto: assign(({ context, event }) => {
       if (event.type !== 'match.veto.apply') return {};
       return {
         veto: event.steps,
-        maps: mapsFromVeto(event.steps, context.maps),
+        maps: mapsFromVeto(
+          event.steps,
+          context.maps,
+          sameTeam(event.teamA ?? context.teamA, context.teamA) && sameTeam(event.teamB ?? context.teamB, context.teamB),
+        ),
         boFormat: event.boFormat,
         teamA: event.teamA ?? context.teamA,
         teamB: event.teamB ?? context.teamB,

@@ -33,8 +33,9 @@ export const otherSide = (side: Side): Side => (side === 'A' ? 'B' : 'A');
  * bo5: bans until 5 are left, four picks, decider.
  */
 export function stepOrder(boFormat: BoFormat, poolSize: number): StepType[] {
-  if (boFormat === 'bo1') return [...Array<StepType>(poolSize - 1).fill('ban'), 'decider'];
-  const leadingBans = Array<StepType>(poolSize - 5).fill('ban');
+  // Pools are checked (explainPool) before they get here; a smaller one simply has no leading bans.
+  if (boFormat === 'bo1') return [...Array<StepType>(Math.max(0, poolSize - 1)).fill('ban'), 'decider'];
+  const leadingBans = Array<StepType>(Math.max(0, poolSize - 5)).fill('ban');
   const tail: StepType[] =
     boFormat === 'bo3' ? ['pick', 'pick', 'ban', 'ban', 'decider'] : ['pick', 'pick', 'pick', 'pick', 'decider'];
   return [...leadingBans, ...tail];

@@ -79,13 +79,13 @@ export class Dispatcher {
       result = await result;
       this.hub.flush();
     }
-    if (this.hub.changes !== changesBefore) await this.store.saved();
-
+    // The answer tells the state this command produced, even if a timer changes it while the write goes out.
     const hud = this.hub.hudState();
     const state: CommandAnswer['state'] = { revision: hud.revision };
     for (const key of command.stateKeys) {
       if (hud[key] !== undefined) Object.assign(state, { [key]: hud[key] });
     }
+    if (this.hub.changes !== changesBefore) await this.store.saved();
     return { ok: true, state, result };
   }
 

@@ -189,3 +189,22 @@ describe('veto applied again', () => {
     expect(maps[1]).toMatchObject({ map: 'de_overpass', finished: false, scoreA: 0 });
   });
 });
+
+describe('a new pairing', () => {
+  it('starts every map from 0-0, even a map at the same place', async () => {
+    const server = await build();
+    await command(server, 'veto_set', { boFormat: 'bo3', ...teams, steps: BO3_STEPS });
+    await command(server, 'set_map_result', { map: 1, scoreA: 13, scoreB: 11, finished: true });
+    await command(server, 'veto_set', { boFormat: 'bo3', teamA: { name: 'NAVI' }, teamB: { name: 'G2' }, steps: BO3_STEPS });
+    expect((await get(server, '/api/match')).body.match.maps[0]).toMatchObject({ map: 'de_mirage', finished: false, scoreA: 0, winner: null });
+
+    // The same through a manual session for the next match.
+    await command(server, 'set_map_result', { map: 1, scoreA: 13, scoreB: 2, finished: true });
+    await command(server, 'veto_start', { boFormat: 'bo1', teamA: { name: 'FURIA' }, teamB: { name: 'MOUZ' }, mapPool: ['mirage', 'nuke', 'inferno'] });
+    await command(server, 'veto_select', { map: 'nuke' });
+    await command(server, 'veto_select', { map: 'inferno' });
+    expect((await get(server, '/api/match')).body.match.maps).toEqual([
+      { number: 1, map: 'de_mirage', label: 'Mirage', pickedBy: 'decider', finished: false, scoreA: 0, scoreB: 0, winner: null },
+    ]);
+  });
+});

@@ -1,0 +1,302 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Actor } from 'xstate';
+import { createActor } from 'xstate';
+import { createTestModel } from 'xstate/graph';
+import type { MatchEvent, MatchInput, SeriesMap } from '../../machines/match.machine.ts';
+import { explainMapResult, MATCH_DEFAULTS, matchMachine } from '../../machines/match.machine.ts';
+import type { Side, VetoStep } from '../../machines/veto-rules.ts';
+import {
+  listedAndHandled,
+  pathName,
+  reachedValues,
+  specSeriesMaps,
+  valueKey,
+  walk,
+} from '../helpers/model.ts';
+
+const ALPHA = { name: 'Alpha' };
+const BRAVO = { name: 'Bravo', logo: 'https://example.org/bravo.png' };
+const NAVI = { name: 'Navi' };
+const VITALITY = { name: 'Vitality' };
+
+const BO1_STEPS: VetoStep[] = [
+  { type: 'ban', team: 'A', map: 'de_mirage' },
+  { type: 'ban', team: 'B', map: 'de_nuke' },
+  { type: 'decider', map: 'de_ancient' },
+];
+const BO3_STEPS: VetoStep[] = [
+  { type: 'ban', team: 'A', map: 'de_ancient' },
+  { type: 'ban', team: 'B', map: 'de_anubis' },
+  { type: 'pick', team: 'A', map: 'de_dust2' },
+  { type: 'pick', team: 'B', map: 'de_inferno' },
+  { type: 'ban', team: 'A', map: 'de_mirage' },
+  { type: 'ban', team: 'B', map: 'de_nuke' },
+  { type: 'decider', map: 'de_overpass' },
+];
+
+/** The series part of the walk: teams, a veto session, a whole veto, a reset and map results. */
+const SERIES_EVENTS: MatchEvent[] = [
+  { type: 'match.teams.set', teamA: NAVI, teamB: VITALITY, boFormat: 'bo3' },
+  { type: 'match.veto.sessionStarted', teamA: ALPHA, teamB: BRAVO, boFormat: 'bo1' },
+  { type: 'match.veto.sessionProgress', steps: BO1_STEPS.slice(0, 1), complete: false },
+  { type: 'match.veto.sessionProgress', steps: BO1_STEPS, complete: true },
+  { type: 'match.veto.sessionCancelled' },
+  { type: 'match.veto.apply', steps: BO3_STEPS, boFormat: 'bo3', teamA: NAVI, teamB: VITALITY },
+  { type: 'match.veto.reset' },
+  { type: 'match.mapResult.set', index: 0, scoreA: 13, scoreB: 7, finished: true },
+  { type: 'match.mapResult.set', index: 1, scoreA: 5, scoreB: 9 },
+];
+
+/** The event name and team format: plain fields, walked on their own to keep the walk small. */
+const LABEL_EVENTS: MatchEvent[] = [
+  { type: 'match.eventName.set', name: 'Major' },
+  { type: 'match.eventName.set', name: '' },
+  { type: 'match.teamFormat.set', format: '5v5' },
+  { type: 'match.teamFormat.set', format: 'auto' },
+  { type: 'match.teamFormat.set', format: '2v2' },
+];
+
+function describeModelEvent(event: MatchEvent): string {
+  switch (event.type) {
+    case 'match.teams.set':
+      return `set_teams ${event.teamA.name}/${event.teamB.name}`;
+    case 'match.veto.sessionStarted':
+      return 'session started';
+    case 'match.veto.sessionProgress':
+      return `session ${event.steps.length} steps${event.complete ? ' (complete)' : ''}`;
+    case 'match.veto.sessionCancelled':
+      return 'session cancelled';
+    case 'match.veto.apply':
+      return `veto set ${event.boFormat}`;
+    case 'match.veto.reset':
+      return 'reset_veto';
+    case 'match.mapResult.set':
+      return `map ${event.index + 1} ${event.scoreA}-${event.scoreB}${event.finished ? ' finished' : ''}`;
+    case 'match.eventName.set':
+      return `event name "${event.name}"`;
+    case 'match.teamFormat.set':
+      return `team format ${event.format}`;
+  }
+}
+
+/**
+ * The match after an event, as the spec and the machine's contract describe it, written apart from
+ * the machine. A map that stays at the same place in a new veto keeps its result.
+ */
+function specMatch(before: MatchInput, event: MatchEvent): MatchInput {
+  const seriesFrom = (steps: readonly VetoStep[], previous: readonly SeriesMap[]): SeriesMap[] =>
+    specSeriesMaps(steps).map(({ map, pickedBy }, index) => {
+      const kept = previous[index];
+      return kept?.map === map
+        ? { ...kept, pickedBy }
+        : { map, pickedBy, finished: false, scoreA: 0, scoreB: 0, winner: null };
+    });
+  switch (event.type) {
+    case 'match.teams.set':
+      return {
+        ...before,
+        teamA: event.teamA,
+        teamB: event.teamB,
+        boFormat: event.boFormat ?? before.boFormat,
+      };
+    case 'match.eventName.set':
+      return { ...before, eventName: event.name };
+    case 'match.teamFormat.set':
+      return { ...before, teamFormat: event.format };
+    case 'match.mapResult.set': {
+      const current = before.maps[event.index];
+      if (!current) return before;
+      const finished = event.finished ?? current.finished;
+      // A finished map needs a winner: a draw is refused.
+      if (finished && event.scoreA === event.scoreB) return before;
+      const winner: Side | null = finished ? (event.scoreA > event.scoreB ? 'A' : 'B') : null;
+      const maps = before.maps.map((entry, i) =>
+        i === event.index
+          ? { ...entry, scoreA: event.scoreA, scoreB: event.scoreB, finished, winner }
+          : entry,
+      );
+      return { ...before, maps };
+    }
+    case 'match.veto.sessionStarted': {
+      const { eventName: _e, teamFormat: _t, beforeSession, ...setup } = before;
+      const kept = beforeSession ?? setup;
+      return {
+        ...before,
+        beforeSession: kept,
+        teamA: event.teamA,
+        teamB: event.teamB,
+        boFormat: event.boFormat,
+        veto: [],
+        maps: kept.maps,
+      };
+    }
+    case 'match.veto.sessionProgress': {
+      if (!before.beforeSession) return before;
+      const previous = before.beforeSession.maps;
+      return {
+        ...before,
+        veto: event.steps,
+        maps: event.complete ? seriesFrom(event.steps, previous) : previous,
+      };
+    }
+    case 'match.veto.sessionCancelled':
+      return before.beforeSession ? { ...before, ...before.beforeSession, beforeSession: null } : before;
+    case 'match.veto.apply':
+      return {
+        ...before,
+        veto: event.steps,
+        maps: seriesFrom(event.steps, before.maps),
+        boFormat: event.boFormat,
+        teamA: event.teamA ?? before.teamA,
+        teamB: event.teamB ?? before.teamB,
+        beforeSession: null,
+      };
+    case 'match.veto.reset':
+      return { ...before, veto: null, maps: [], beforeSession: null };
+  }
+}
+
+const actors: Array<Actor<typeof matchMachine>> = [];
+afterEach(() => {
+  for (const actor of actors.splice(0)) actor.stop();
+});
+
+function startMatch(input: MatchInput = structuredClone(MATCH_DEFAULTS)) {
+  const actor = createActor(matchMachine, { input });
+  actors.push(actor);
+  actor.start();
+  return actor;
+}
+
+function walkAll(
+  name: string,
+  events: MatchEvent[],
+  expectCoverage: (paths: ReturnType<typeof getPaths>) => void,
+) {
+  function getPaths() {
+    return createTestModel(matchMachine, {
+      input: structuredClone(MATCH_DEFAULTS),
+      events,
+      filterEvents: listedAndHandled(events),
+    }).getShortestPaths();
+  }
+  describe(`matchMachine, model-based: ${name}`, () => {
+    const paths = getPaths();
+    it('walks what it should', () => expectCoverage(paths));
+    for (const [index, path] of paths.entries()) {
+      it(`path ${index}: ${pathName(path, describeModelEvent)}`, async () => {
+        let actor: Actor<typeof matchMachine> | undefined;
+        await walk(path, {
+          start: () => {
+            actor = startMatch();
+          },
+          send: (event) => {
+            const match = actor as Actor<typeof matchMachine>;
+            const before = match.getSnapshot().context;
+            match.send(event);
+            expect(match.getSnapshot().context).toEqual(specMatch(before, event));
+          },
+          check: (expected) => {
+            const actual = (actor as Actor<typeof matchMachine>).getSnapshot();
+            expect(actual.value).toEqual(expected.value);
+            expect(actual.context).toEqual(expected.context);
+            const { context } = actual;
+            // A live session is exactly a match that keeps a setup to restore.
+            expect(actual.matches('vetoLive')).toBe(context.beforeSession !== null);
+            // The series maps are the picks and the decider of the veto once it is complete.
+            if (context.veto && context.veto.at(-1)?.type === 'decider') {
+              expect(context.maps.map(({ map, pickedBy }) => ({ map, pickedBy }))).toEqual(
+                specSeriesMaps(context.veto),
+              );
+            }
+            for (const entry of context.maps) {
+              expect(entry.winner).toBe(entry.finished ? (entry.scoreA > entry.scoreB ? 'A' : 'B') : null);
+            }
+          },
+        });
+      });
+    }
+  });
+}
+
+walkAll('series (teams, veto session, veto_set, reset_veto, map results)', SERIES_EVENTS, (paths) => {
+  expect(reachedValues(paths)).toEqual(new Set([valueKey('standing'), valueKey('vetoLive')]));
+  const states = paths.flatMap((path) => path.steps.map((step) => step.state.context));
+  // A finished map result, kept through a veto that puts the same map first again.
+  expect(states.some((context) => context.maps[0]?.finished && context.veto?.length === 7)).toBe(true);
+  // A session that replaces a veto and the cancel that restores it.
+  expect(states.some((context) => context.beforeSession?.veto?.length === 7)).toBe(true);
+});
+
+walkAll('event name and team format', LABEL_EVENTS, (paths) => {
+  const labels = new Set(
+    paths.flatMap((path) =>
+      path.steps.map((step) => `${step.state.context.eventName}|${step.state.context.teamFormat}`),
+    ),
+  );
+  expect(labels.size).toBe(2 * 3);
+});
+
+describe('matchMachine, refusals', () => {
+  it('a finished map without a winner is refused and explained', () => {
+    const match = startMatch();
+    match.send({ type: 'match.veto.apply', steps: BO3_STEPS, boFormat: 'bo3' });
+    const before = match.getSnapshot();
+    const draw = { index: 0, scoreA: 7, scoreB: 7, finished: true };
+    expect(explainMapResult(before.context, draw)).toMatch(/needs a winner/);
+    match.send({ type: 'match.mapResult.set', ...draw });
+    expect(match.getSnapshot()).toBe(before);
+  });
+
+  it('a result for an empty slot is refused and explained', () => {
+    const match = startMatch();
+    match.send({ type: 'match.veto.apply', steps: BO1_STEPS, boFormat: 'bo1' });
+    const before = match.getSnapshot();
+    expect(explainMapResult(before.context, { index: 1, scoreA: 13, scoreB: 3 })).toBe(
+      'map 2 is not in the series',
+    );
+    match.send({ type: 'match.mapResult.set', index: 1, scoreA: 13, scoreB: 3 });
+    expect(match.getSnapshot()).toBe(before);
+  });
+
+  it('a draw is fine while the map is not finished, and finished omitted keeps the flag', () => {
+    const match = startMatch();
+    match.send({ type: 'match.veto.apply', steps: BO3_STEPS, boFormat: 'bo3' });
+    match.send({ type: 'match.mapResult.set', index: 0, scoreA: 6, scoreB: 6 });
+    expect(match.getSnapshot().context.maps[0]).toMatchObject({
+      scoreA: 6,
+      scoreB: 6,
+      finished: false,
+      winner: null,
+    });
+    match.send({ type: 'match.mapResult.set', index: 0, scoreA: 13, scoreB: 11, finished: true });
+    match.send({ type: 'match.mapResult.set', index: 0, scoreA: 11, scoreB: 13 });
+    expect(match.getSnapshot().context.maps[0]).toMatchObject({
+      scoreA: 11,
+      scoreB: 13,
+      finished: true,
+      winner: 'B',
+    });
+  });
+
+  it('progress and cancel without a session change nothing', () => {
+    const match = startMatch();
+    match.send({ type: 'match.veto.apply', steps: BO3_STEPS, boFormat: 'bo3' });
+    const before = match.getSnapshot();
+    match.send({ type: 'match.veto.sessionProgress', steps: BO1_STEPS, complete: true });
+    match.send({ type: 'match.veto.sessionCancelled' });
+    expect(match.getSnapshot()).toBe(before);
+  });
+
+  it('a second session keeps the setup from before the first: cancel restores that', () => {
+    const match = startMatch();
+    match.send({ type: 'match.veto.apply', steps: BO3_STEPS, boFormat: 'bo3', teamA: NAVI, teamB: VITALITY });
+    const original = match.getSnapshot().context;
+    match.send({ type: 'match.veto.sessionStarted', teamA: ALPHA, teamB: BRAVO, boFormat: 'bo1' });
+    match.send({ type: 'match.veto.sessionProgress', steps: BO1_STEPS, complete: true });
+    match.send({ type: 'match.veto.sessionStarted', teamA: BRAVO, teamB: ALPHA, boFormat: 'bo1' });
+    expect(match.getSnapshot().context.maps).toEqual(original.maps);
+    match.send({ type: 'match.veto.sessionCancelled' });
+    expect(match.getSnapshot().context).toEqual(original);
+  });
+});

@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Actor } from 'xstate';
+import { createActor } from 'xstate';
+import { createTestModel } from 'xstate/graph';
+import type { VetoRevealEvent, VetoRevealInput } from '../../machines/veto-reveal.machine.ts';
+import { REVEAL_DEFAULTS, revealedCount, vetoRevealMachine } from '../../machines/veto-reveal.machine.ts';
+import { listedAndHandled, pathName, reachedValues, valueKey, walk } from '../helpers/model.ts';
+
+type Mode = 'next' | 'prev' | 'all' | 'reset' | 'instant' | 'progressive';
+const MODES: Mode[] = ['next', 'prev', 'all', 'reset', 'instant', 'progressive'];
+
+/**
+ * Every command with a veto of 3 steps, and with 1 step (after an undo or a smaller veto): the
+ * number of steps there are now travels with each event.
+ */
+const EVENTS: VetoRevealEvent[] = [3, 1].flatMap((total) =>
+  MODES.map((mode): VetoRevealEvent => ({ type: `veto.reveal.${mode}`, total })),
+);
+
+const modeOf = (event: VetoRevealEvent) => event.type.replace('veto.reveal.', '') as Mode;
+const describeModelEvent = (event: VetoRevealEvent) => `${modeOf(event)}/${event.total}`;
+
+/** How many steps the HUD shows after a command, from the spec: next shows one more, prev one less, … */
+function specShown(before: number, event: VetoRevealEvent): number {
+  switch (modeOf(event)) {
+    case 'next':
+      return Math.min(before + 1, event.total);
+    case 'prev':
+      return Math.max(before - 1, 0);
+    case 'all':
+    case 'instant':
+      return event.total;
+    case 'reset':
+      return 0;
+    case 'progressive':
+      return before;
+  }
+}
+
+/** Whether the reveal is instant after a command: instant true/false switch it, stepping turns it off. */
+function specInstant(before: boolean, shownBefore: number, event: VetoRevealEvent): boolean {
+  switch (modeOf(event)) {
+    case 'instant':
+      return true;
+    case 'progressive':
+    case 'reset':
+      return false;
+    case 'next':
+      return before && shownBefore === event.total;
+    case 'prev':
+      return before && shownBefore === 0;
+    case 'all':
+      return before;
+  }
+}
+
+const actors: Array<Actor<typeof vetoRevealMachine>> = [];
+afterEach(() => {
+  for (const actor of actors.splice(0)) actor.stop();
+});
+
+function startReveal(input: VetoRevealInput = { ...REVEAL_DEFAULTS }) {
+  const actor = createActor(vetoRevealMachine, { input });
+  actors.push(actor);
+  actor.start();
+  return actor;
+}
+
+describe.each<[string, VetoRevealInput]>([
+  ['the default (instant)', { ...REVEAL_DEFAULTS }],
+  ['a saved progressive reveal of 2 steps', { instant: false, revealed: 2 }],
+])('vetoRevealMachine, model-based, from %s', (_name, input) => {
+  const model = createTestModel(vetoRevealMachine, {
+    input,
+    events: EVENTS,
+    filterEvents: listedAndHandled(EVENTS),
+  });
+  const paths = model.getShortestPaths();
+
+  it('walks both modes and every count of revealed steps', () => {
+    expect(reachedValues(paths)).toEqual(new Set([valueKey('instant'), valueKey('progressive')]));
+    const counts = new Set(
+      paths.flatMap((path) => path.steps.map((step) => revealedCount(step.state.context, 3))),
+    );
+    expect(counts).toEqual(new Set([0, 1, 2, 3]));
+  });
+
+  for (const [index, path] of paths.entries()) {
+    it(`path ${index}: ${pathName(path, describeModelEvent)}`, async () => {
+      let actor: Actor<typeof vetoRevealMachine> | undefined;
+      await walk(path, {
+        start: () => {
+          actor = startReveal({ ...input });
+        },
+        send: (event) => {
+          const reveal = actor as Actor<typeof vetoRevealMachine>;
+          const before = reveal.getSnapshot().context;
+          const shownBefore = revealedCount(before, event.total);
+          reveal.send(event);
+          const after = reveal.getSnapshot().context;
+          expect(revealedCount(after, event.total), `${describeModelEvent(event)} after ${shownBefore}`).toBe(
+            specShown(shownBefore, event),
+          );
+          expect(after.instant).toBe(specInstant(before.instant, shownBefore, event));
+          // After a reset nothing shows, also when the next veto has more steps than this one.
+          if (modeOf(event) === 'reset') expect(revealedCount(after, 7)).toBe(0);
+        },
+        check: (expected) => {
+          const actual = (actor as Actor<typeof vetoRevealMachine>).getSnapshot();
+          expect(actual.value).toEqual(expected.value);
+          expect(actual.context).toEqual(expected.context);
+          expect(actual.matches('instant')).toBe(actual.context.instant);
+          // Instant mode shows every step, whatever the count: a new step shows as soon as it is played.
+          if (actual.context.instant) expect(revealedCount(actual.context, 7)).toBe(7);
+        },
+      });
+    });
+  }
+});
+
+describe('vetoRevealMachine, the reveal as a veto grows and shrinks', () => {
+  it('in progressive mode a new step stays hidden until revealed', () => {
+    const actor = startReveal();
+    actor.send({ type: 'veto.reveal.progressive', total: 2 });
+    expect(revealedCount(actor.getSnapshot().context, 3)).toBe(2);
+    actor.send({ type: 'veto.reveal.next', total: 3 });
+    expect(revealedCount(actor.getSnapshot().context, 3)).toBe(3);
+  });
+
+  it('shows at most the steps there are after an undo, and prev steps back from what is shown', () => {
+    const actor = startReveal({ instant: false, revealed: 3 });
+    expect(revealedCount(actor.getSnapshot().context, 1)).toBe(1);
+    actor.send({ type: 'veto.reveal.prev', total: 1 });
+    expect(revealedCount(actor.getSnapshot().context, 3)).toBe(0);
+  });
+
+  // Regression: reset used to be refused when nothing was on screen right now (no veto, or fewer
+  // steps than the stored count), so the stored count survived and reappeared with the next veto.
+  it('reset hides every step even while the veto has none: the next veto starts hidden', () => {
+    const actor = startReveal();
+    actor.send({ type: 'veto.reveal.progressive', total: 3 }); // veto_reveal { instant: false }: 3 of 3 shown
+    actor.send({ type: 'veto.reveal.prev', total: 3 }); // 2 of 3 shown
+    // reset_veto clears the veto (total 0); the operator then presses reset for the next veto.
+    actor.send({ type: 'veto.reveal.reset', total: 0 });
+    expect(revealedCount(actor.getSnapshot().context, 0)).toBe(0);
+    // veto_set plays a new veto of 7 steps: reset said every step is hidden.
+    expect(revealedCount(actor.getSnapshot().context, 7)).toBe(0);
+  });
+});
