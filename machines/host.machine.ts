@@ -51,10 +51,12 @@ export const hostMachine = setup({
       (['mainWindowOpen', 'signedIn', 'subscriptionActive'] as const).some(
         (key) => event[key] !== undefined && event[key] !== context[key],
       ),
-    isNewRoster: ({ context, event }) => event.type === 'host.roster' && !sameRoster(context.roster, event.roster),
+    isNewRoster: ({ context, event }) =>
+      event.type === 'host.roster' && !sameRoster(context.roster, event.roster),
     isNewPresetList: ({ context, event }) =>
       event.type === 'host.presets' && !samePresets(context.presets, event.presets),
-    isOtherPreset: ({ context, event }) => event.type === 'preset.apply' && event.presetId !== context.colorPresetId,
+    isOtherPreset: ({ context, event }) =>
+      event.type === 'preset.apply' && event.presetId !== context.colorPresetId,
   },
   actions: {
     applyReport: assign(({ context, event }) => {
@@ -65,12 +67,15 @@ export const hostMachine = setup({
         subscriptionActive: event.subscriptionActive ?? context.subscriptionActive,
       };
     }),
-    setRoster: assign({ roster: ({ context, event }) => (event.type === 'host.roster' ? event.roster : context.roster) }),
+    setRoster: assign({
+      roster: ({ context, event }) => (event.type === 'host.roster' ? event.roster : context.roster),
+    }),
     setPresets: assign({
       presets: ({ context, event }) => (event.type === 'host.presets' ? event.presets : context.presets),
     }),
     setColorPreset: assign({
-      colorPresetId: ({ context, event }) => (event.type === 'preset.apply' ? event.presetId : context.colorPresetId),
+      colorPresetId: ({ context, event }) =>
+        event.type === 'preset.apply' ? event.presetId : context.colorPresetId,
     }),
   },
 }).createMachine({

@@ -31,7 +31,10 @@ const PREFIXES = ['de_', 'cs_', 'ar_'];
  */
 export function normalizeMapName(input: string): string | null {
   // Separators become underscores first, so "de mirage" and "de-mirage" keep their prefix.
-  let text = input.trim().toLowerCase().replace(/[\s\-.]+/g, '_');
+  let text = input
+    .trim()
+    .toLowerCase()
+    .replace(/[\s\-.]+/g, '_');
   const slash = text.lastIndexOf('/');
   if (slash >= 0) text = text.slice(slash + 1);
   let prefix = 'de_';

@@ -71,14 +71,19 @@ export function explainMapResult(context: MatchInput, result: MapResult): string
   return null;
 }
 
-const sameTeam = (a: Team | null | undefined, b: Team | null | undefined) => (a?.name ?? null) === (b?.name ?? null);
+const sameTeam = (a: Team | null | undefined, b: Team | null | undefined) =>
+  (a?.name ?? null) === (b?.name ?? null);
 
 /**
  * The series maps of a complete veto. Between the same two teams, a map that stays at the same place
  * keeps its result, so importing the same veto again does not wipe the scores; a new pairing starts
  * every map from 0-0.
  */
-function mapsFromVeto(steps: readonly VetoStep[], previous: readonly SeriesMap[], sameSeries: boolean): SeriesMap[] {
+function mapsFromVeto(
+  steps: readonly VetoStep[],
+  previous: readonly SeriesMap[],
+  sameSeries: boolean,
+): SeriesMap[] {
   return seriesMapsOf(steps).map((step, index) => {
     const pickedBy = step.type === 'decider' ? 'decider' : (step.team ?? 'decider');
     const kept = sameSeries ? previous[index] : undefined;
@@ -97,7 +102,8 @@ export const matchMachine = setup({
     hasBackup: ({ context }) => context.beforeSession !== null,
     isStorableResult: ({ context, event }) =>
       event.type === 'match.mapResult.set' && explainMapResult(context, event) === null,
-    isOtherEventName: ({ context, event }) => event.type === 'match.eventName.set' && event.name !== context.eventName,
+    isOtherEventName: ({ context, event }) =>
+      event.type === 'match.eventName.set' && event.name !== context.eventName,
     isOtherTeamFormat: ({ context, event }) =>
       event.type === 'match.teamFormat.set' && event.format !== context.teamFormat,
   },
@@ -107,10 +113,12 @@ export const matchMachine = setup({
       return { teamA: event.teamA, teamB: event.teamB, boFormat: event.boFormat ?? context.boFormat };
     }),
     setEventName: assign({
-      eventName: ({ context, event }) => (event.type === 'match.eventName.set' ? event.name : context.eventName),
+      eventName: ({ context, event }) =>
+        event.type === 'match.eventName.set' ? event.name : context.eventName,
     }),
     setTeamFormat: assign({
-      teamFormat: ({ context, event }) => (event.type === 'match.teamFormat.set' ? event.format : context.teamFormat),
+      teamFormat: ({ context, event }) =>
+        event.type === 'match.teamFormat.set' ? event.format : context.teamFormat,
     }),
     setMapResult: assign({
       maps: ({ context, event }) => {
@@ -149,7 +157,10 @@ export const matchMachine = setup({
       const sameSeries = sameTeam(before?.teamA, context.teamA) && sameTeam(before?.teamB, context.teamB);
       return { veto: event.steps, maps: event.complete ? mapsFromVeto(event.steps, maps, sameSeries) : maps };
     }),
-    restoreBeforeSession: assign(({ context }) => ({ ...(context.beforeSession ?? {}), beforeSession: null })),
+    restoreBeforeSession: assign(({ context }) => ({
+      ...(context.beforeSession ?? {}),
+      beforeSession: null,
+    })),
     applyVeto: assign(({ context, event }) => {
       if (event.type !== 'match.veto.apply') return {};
       return {
@@ -157,7 +168,8 @@ export const matchMachine = setup({
         maps: mapsFromVeto(
           event.steps,
           context.maps,
-          sameTeam(event.teamA ?? context.teamA, context.teamA) && sameTeam(event.teamB ?? context.teamB, context.teamB),
+          sameTeam(event.teamA ?? context.teamA, context.teamA) &&
+            sameTeam(event.teamB ?? context.teamB, context.teamB),
         ),
         boFormat: event.boFormat,
         teamA: event.teamA ?? context.teamA,
@@ -186,7 +198,8 @@ export const matchMachine = setup({
       always: { guard: 'hasBackup', target: 'vetoLive' },
     },
     vetoLive: {
-      description: 'A manual veto session shows its steps live; the setup from before it is kept for veto_cancel',
+      description:
+        'A manual veto session shows its steps live; the setup from before it is kept for veto_cancel',
       on: {
         'match.veto.sessionProgress': { actions: 'showSessionSteps' },
         'match.veto.sessionCancelled': { target: 'standing', actions: 'restoreBeforeSession' },

@@ -56,7 +56,8 @@ export const panelMachine = setup({
   initial: 'unknown',
   states: {
     unknown: {
-      description: 'No command and no overlay report has told the state yet: the HUD state leaves the flag out',
+      description:
+        'No command and no overlay report has told the state yet: the HUD state leaves the flag out',
       always: [
         { guard: 'wasShown', target: 'shown' },
         { guard: 'wasHidden', target: 'hidden' },
@@ -68,10 +69,7 @@ export const panelMachine = setup({
         ],
         'panel.hide': 'hidden',
         'panel.toggle': 'shown',
-        'panel.report': [
-          { guard: 'reportsVisible', target: 'shown' },
-          { target: 'hidden' },
-        ],
+        'panel.report': [{ guard: 'reportsVisible', target: 'shown' }, { target: 'hidden' }],
       },
     },
     hidden: {

@@ -1,6 +1,13 @@
 import { assign, setup } from 'xstate';
 
-export const POSITIONS = ['top-left', 'top-center', 'top-right', 'bottom-left', 'bottom-center', 'bottom-right'] as const;
+export const POSITIONS = [
+  'top-left',
+  'top-center',
+  'top-right',
+  'bottom-left',
+  'bottom-center',
+  'bottom-right',
+] as const;
 export type Position = (typeof POSITIONS)[number];
 export const OBSERVER_MODES = ['auto', 'suggest'] as const;
 export type ObserverMode = (typeof OBSERVER_MODES)[number];
@@ -48,13 +55,17 @@ export const productionMachine = setup({
   guards: {
     changesSetting: ({ context, event }) => {
       const current = context[keyOf(event)] as unknown as Record<string, unknown>;
-      return Object.entries(event.changes).some(([field, value]) => value !== undefined && current[field] !== value);
+      return Object.entries(event.changes).some(
+        ([field, value]) => value !== undefined && current[field] !== value,
+      );
     },
   },
   actions: {
     applyChanges: assign(({ context, event }) => {
       const key = keyOf(event);
-      const defined = Object.fromEntries(Object.entries(event.changes).filter(([, value]) => value !== undefined));
+      const defined = Object.fromEntries(
+        Object.entries(event.changes).filter(([, value]) => value !== undefined),
+      );
       return { [key]: { ...context[key], ...defined } };
     }),
   },

@@ -83,7 +83,12 @@ export const supervisorMachine = setup({
       src: 'panel',
       input: ({ context }) => context.panels.vetoPanel,
     },
-    { id: SYSTEM_ID.stats, systemId: SYSTEM_ID.stats, src: 'panel', input: ({ context }) => context.panels.stats },
+    {
+      id: SYSTEM_ID.stats,
+      systemId: SYSTEM_ID.stats,
+      src: 'panel',
+      input: ({ context }) => context.panels.stats,
+    },
     {
       id: SYSTEM_ID.overlay,
       systemId: SYSTEM_ID.overlay,

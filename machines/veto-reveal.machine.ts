@@ -47,7 +47,10 @@ export const vetoRevealMachine = setup({
     hideAll: assign({ revealed: 0 }),
     markInstant: assign({ instant: true }),
     // Progressive mode starts from what is on screen.
-    markProgressive: assign(({ context, event }) => ({ instant: false, revealed: revealedCount(context, event.total) })),
+    markProgressive: assign(({ context, event }) => ({
+      instant: false,
+      revealed: revealedCount(context, event.total),
+    })),
   },
 }).createMachine({
   id: 'vetoReveal',
@@ -68,8 +71,16 @@ export const vetoRevealMachine = setup({
     instant: {
       description: 'Every veto step shows as soon as it is played',
       on: {
-        'veto.reveal.next': { guard: 'canRevealMore', target: 'progressive', actions: ['markProgressive', 'revealNext'] },
-        'veto.reveal.prev': { guard: 'canHideOne', target: 'progressive', actions: ['markProgressive', 'hideLast'] },
+        'veto.reveal.next': {
+          guard: 'canRevealMore',
+          target: 'progressive',
+          actions: ['markProgressive', 'revealNext'],
+        },
+        'veto.reveal.prev': {
+          guard: 'canHideOne',
+          target: 'progressive',
+          actions: ['markProgressive', 'hideLast'],
+        },
         'veto.reveal.reset': { target: 'progressive', actions: ['markProgressive', 'hideAll'] },
         'veto.reveal.progressive': { target: 'progressive', actions: 'markProgressive' },
       },

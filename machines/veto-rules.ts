@@ -37,7 +37,9 @@ export function stepOrder(boFormat: BoFormat, poolSize: number): StepType[] {
   if (boFormat === 'bo1') return [...Array<StepType>(Math.max(0, poolSize - 1)).fill('ban'), 'decider'];
   const leadingBans = Array<StepType>(Math.max(0, poolSize - 5)).fill('ban');
   const tail: StepType[] =
-    boFormat === 'bo3' ? ['pick', 'pick', 'ban', 'ban', 'decider'] : ['pick', 'pick', 'pick', 'pick', 'decider'];
+    boFormat === 'bo3'
+      ? ['pick', 'pick', 'ban', 'ban', 'decider']
+      : ['pick', 'pick', 'pick', 'pick', 'decider'];
   return [...leadingBans, ...tail];
 }
 
@@ -105,5 +107,8 @@ export function explainSteps(boFormat: BoFormat, steps: readonly VetoStep[]): st
 
 /** The series maps a complete veto gives: the picks in order, then the decider. */
 export function seriesMapsOf(steps: readonly VetoStep[]): VetoStep[] {
-  return [...steps.filter((step) => step.type === 'pick'), ...steps.filter((step) => step.type === 'decider')];
+  return [
+    ...steps.filter((step) => step.type === 'pick'),
+    ...steps.filter((step) => step.type === 'decider'),
+  ];
 }

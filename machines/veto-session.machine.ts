@@ -111,10 +111,13 @@ export const vetoSessionMachine = setup({
   guards: {
     hasSession: ({ context }) => context.session !== null,
     isComplete: ({ context }) => context.session !== null && isSessionComplete(context.session),
-    isPlayablePool: ({ event }) => event.type === 'veto.start' && explainPool(event.boFormat, event.pool) === null,
-    isPlayableMap: ({ context, event }) => event.type === 'veto.select' && explainSelection(context.session, event.map) === null,
+    isPlayablePool: ({ event }) =>
+      event.type === 'veto.start' && explainPool(event.boFormat, event.pool) === null,
+    isPlayableMap: ({ context, event }) =>
+      event.type === 'veto.select' && explainSelection(context.session, event.map) === null,
     hasSteps: ({ context }) => (context.session?.steps.length ?? 0) > 0,
-    followsRules: ({ event }) => event.type === 'veto.set' && explainSteps(event.boFormat, event.steps) === null,
+    followsRules: ({ event }) =>
+      event.type === 'veto.set' && explainSteps(event.boFormat, event.steps) === null,
     importShouldApply: ({ context }) => context.importing?.apply === true,
     importShouldShow: ({ context }) => context.importing?.show === true,
   },
@@ -128,7 +131,9 @@ export const vetoSessionMachine = setup({
     }),
     recordSelection: assign({
       session: ({ context: { session }, event }) =>
-        session && event.type === 'veto.select' ? { ...session, steps: stepsAfterSelection(session, event.map) } : session,
+        session && event.type === 'veto.select'
+          ? { ...session, steps: stepsAfterSelection(session, event.map) }
+          : session,
     }),
     undoLastStep: assign({
       session: ({ context: { session } }) => session && { ...session, steps: stepsAfterUndo(session.steps) },
@@ -143,7 +148,13 @@ export const vetoSessionMachine = setup({
       const imported = (event as unknown as { output: ImportedVeto }).output;
       return {
         importing: null,
-        lastImport: { requestId: request.requestId, ok: true, imported, applied: request.apply, shown: request.show },
+        lastImport: {
+          requestId: request.requestId,
+          ok: true,
+          imported,
+          applied: request.apply,
+          shown: request.show,
+        },
       };
     }),
     recordImportFailure: assign(({ context, event }) => {
@@ -158,7 +169,12 @@ export const vetoSessionMachine = setup({
       ({ system }) => system.get(SYSTEM_ID.match),
       ({ event }) => {
         assertEvent(event, 'veto.start');
-        return { type: 'match.veto.sessionStarted', teamA: event.teamA, teamB: event.teamB, boFormat: event.boFormat };
+        return {
+          type: 'match.veto.sessionStarted',
+          teamA: event.teamA,
+          teamB: event.teamB,
+          boFormat: event.boFormat,
+        };
       },
     ),
     syncMatchVeto: sendTo(
@@ -169,7 +185,9 @@ export const vetoSessionMachine = setup({
         complete: session !== null && isSessionComplete(session),
       }),
     ),
-    cancelMatchVeto: sendTo(({ system }) => system.get(SYSTEM_ID.match), { type: 'match.veto.sessionCancelled' }),
+    cancelMatchVeto: sendTo(({ system }) => system.get(SYSTEM_ID.match), {
+      type: 'match.veto.sessionCancelled',
+    }),
     applyMatchVeto: sendTo(
       ({ system }) => system.get(SYSTEM_ID.match),
       ({ event }) => {
@@ -192,7 +210,11 @@ export const vetoSessionMachine = setup({
     session: {
       initial: 'none',
       on: {
-        'veto.start': { guard: 'isPlayablePool', target: '.active', actions: ['startSession', 'startMatchVeto'] },
+        'veto.start': {
+          guard: 'isPlayablePool',
+          target: '.active',
+          actions: ['startSession', 'startMatchVeto'],
+        },
         'veto.set': { guard: 'followsRules', target: '.none', actions: ['endSession', 'applyMatchVeto'] },
         'veto.reset': { target: '.none', actions: ['endSession', 'resetMatchVeto'] },
         'xstate.done.actor.matchImport': {
@@ -209,7 +231,11 @@ export const vetoSessionMachine = setup({
         active: {
           initial: 'inProgress',
           on: {
-            'veto.undo': { guard: 'hasSteps', target: '.inProgress', actions: ['undoLastStep', 'syncMatchVeto'] },
+            'veto.undo': {
+              guard: 'hasSteps',
+              target: '.inProgress',
+              actions: ['undoLastStep', 'syncMatchVeto'],
+            },
             'veto.cancel': { target: 'none', actions: ['endSession', 'cancelMatchVeto'] },
           },
           states: {
@@ -234,7 +260,8 @@ export const vetoSessionMachine = setup({
           on: { 'veto.import': { target: 'loading', actions: 'rememberImport' } },
         },
         loading: {
-          description: 'Reading the veto from the match room or match page (20 s at most); a second import is refused',
+          description:
+            'Reading the veto from the match room or match page (20 s at most); a second import is refused',
           invoke: {
             id: 'matchImport',
             src: 'matchImport',

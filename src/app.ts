@@ -1,22 +1,22 @@
-import Fastify, { LogController } from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
 import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import Fastify, { LogController } from 'fastify';
+import type { Logger } from 'pino';
 import type { Caller } from './commands/command.ts';
 import { checkPayload } from './dispatcher.ts';
-import type { Settings } from './saved-state.ts';
-import { ImportSourcesSchema, ObsSettingsSchema } from './saved-state.ts';
-import { strict } from './schemas.ts';
 import { ServiceError } from './errors.ts';
 import { registerAccess, sendError } from './http/access-hooks.ts';
 import { toServiceError } from './http/error-envelope.ts';
-import { registerWebSocket } from './ws/ws-gateway.ts';
 import { rebind } from './http/listen.ts';
+import type { Settings } from './saved-state.ts';
+import { ImportSourcesSchema, ObsSettingsSchema } from './saved-state.ts';
+import { strict } from './schemas.ts';
 import type { Service } from './service.ts';
 import { SERVICE_ID } from './version.ts';
 import { matchSummaryOf, presetsOf, vetoStatusOf } from './views.ts';
+import { registerWebSocket } from './ws/ws-gateway.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -64,7 +64,10 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
   app.addHook('onRoute', ({ url, method }) => {
     const pattern = new RegExp(`^${url.replace(/:[^/]+/g, '[^/]+')}/?$`);
     let entry = routes.find((route) => route.pattern.source === pattern.source);
-    if (!entry) routes.push((entry = { pattern, methods: new Set() }));
+    if (!entry) {
+      entry = { pattern, methods: new Set() };
+      routes.push(entry);
+    }
     for (const m of [method].flat()) entry.methods.add(m);
   });
 
@@ -76,7 +79,9 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
     const known = toServiceError(error);
     if (known) return sendError(reply, known);
     request.log.error({ err: error, url: request.url }, 'request failed');
-    return reply.code(500).send({ ok: false, error: 'internal_error', message: 'internal error: see the service log' });
+    return reply
+      .code(500)
+      .send({ ok: false, error: 'internal_error', message: 'internal error: see the service log' });
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -85,7 +90,10 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
     if (route) {
       const allowed = [...route.methods].filter((m) => m !== 'HEAD').join(', ');
       reply.header('allow', allowed);
-      return sendError(reply, new ServiceError('method_not_allowed', `${request.method} is not allowed on ${path}: use ${allowed}`));
+      return sendError(
+        reply,
+        new ServiceError('method_not_allowed', `${request.method} is not allowed on ${path}: use ${allowed}`),
+      );
     }
     return sendError(reply, new ServiceError('not_found', `no route ${request.method} ${path}`));
   });
@@ -95,7 +103,10 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
   app.get('/api/state', async () => ({ ok: true, state: service.hub.hudState() }));
   app.get('/api/match', async () => ({ ok: true, match: matchSummaryOf(service.hud.snapshots()) }));
   app.get('/api/veto', async () => ({ ok: true, veto: vetoStatusOf(service.hud.snapshots()) }));
-  app.get('/api/presets', async () => ({ ok: true, presets: presetsOf(service.hud.snapshot('host')).presets }));
+  app.get('/api/presets', async () => ({
+    ok: true,
+    presets: presetsOf(service.hud.snapshot('host')).presets,
+  }));
   app.post<{ Params: { action: string } }>('/api/actions/:action', (request) =>
     service.dispatcher.dispatch(request.params.action, request.body, callerOf(request)),
   );

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { join } from 'node:path';
 import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
 import { defaultDataDir } from './data-dir.ts';
-import { startInspector } from './inspector.ts';
-import { TOKEN_FILE } from './service.ts';
 import { importSourcesFromEnv } from './import/import-sources.ts';
+import { startInspector } from './inspector.ts';
 import { DEFAULT_PORT, startServer } from './server.ts';
+import { TOKEN_FILE } from './service.ts';
 
 const USAGE = `hud-automation: local automation server for a CS2 broadcast HUD
 
@@ -87,7 +87,11 @@ async function main(argv: string[]): Promise<void> {
         ...(obsPassword !== undefined ? { password: obsPassword } : {}),
         ...(values['no-obs'] ? { enabled: false } : {}),
       },
-      sources: { faceitUrl: sources.faceitUrl, faceitDataApiUrl: sources.faceitDataApiUrl, hltvUrl: sources.hltvUrl },
+      sources: {
+        faceitUrl: sources.faceitUrl,
+        faceitDataApiUrl: sources.faceitDataApiUrl,
+        hltvUrl: sources.hltvUrl,
+      },
     },
     ...(sources.faceitApiKey ? { faceitApiKey: sources.faceitApiKey } : {}),
     ...(inspector ? { inspect: inspector.inspect } : {}),
@@ -112,7 +116,8 @@ async function main(argv: string[]): Promise<void> {
 
 function portOf(text: string | undefined, fallback: number, flag: string): number {
   const port = text === undefined ? fallback : Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${flag}: not a port number: ${text}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`${flag}: not a port number: ${text}`);
   return port;
 }
 

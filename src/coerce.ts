@@ -20,7 +20,8 @@ export function coerceStrings(schema: TSchema, value: unknown): unknown {
   }
   if (value && typeof value === 'object' && schema.type === 'object') {
     const properties = (schema.properties ?? {}) as Record<string, TSchema>;
-    const extra = typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as TSchema) : null;
+    const extra =
+      typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as TSchema) : null;
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => {
         const inner = properties[key] ?? extra;

@@ -3,10 +3,10 @@ import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { DefaultErrorFunction, SetErrorFunction, ValueErrorType } from '@sinclair/typebox/errors';
 import { isMainWindowReady } from '../machines/host.machine.ts';
+import { coerceStrings } from './coerce.ts';
 import type { Caller } from './commands/command.ts';
 import type { CommandRegistry } from './commands/registry.ts';
-import { coerceStrings } from './coerce.ts';
-import { ServiceError, invalidPayload, unavailable } from './errors.ts';
+import { invalidPayload, ServiceError, unavailable } from './errors.ts';
 import type { HudSystem } from './hud-system.ts';
 import type { StateHub } from './state-hub.ts';
 import type { HudState } from './views.ts';
@@ -67,7 +67,8 @@ export class Dispatcher {
 
   async dispatch(action: string, raw: unknown, caller: Caller): Promise<CommandAnswer> {
     const entry = this.registry.get(action);
-    if (!entry) throw new ServiceError('unknown_action', `unknown action "${action}": GET /api/actions lists them`);
+    if (!entry)
+      throw new ServiceError('unknown_action', `unknown action "${action}": GET /api/actions lists them`);
     const { command, check } = entry;
     const payload = checkPayload(command.id, check, raw);
     if (command.needsMainWindow) this.#requireMainWindow(command.id);

@@ -66,7 +66,9 @@ export function startHudSystem({ input, machine = supervisorMachine, inspect }: 
     send: (key, event) => ref(key).send(event),
     snapshot: <K extends ActorKey>(key: K) => ref(key).getSnapshot() as SnapshotOf<K>,
     snapshots: () =>
-      Object.fromEntries(ACTOR_KEYS.map((key) => [key, actors.get(key)?.getSnapshot()])) as unknown as Snapshots,
+      Object.fromEntries(
+        ACTOR_KEYS.map((key) => [key, actors.get(key)?.getSnapshot()]),
+      ) as unknown as Snapshots,
     stop: () => root.stop(),
   };
 }

@@ -72,7 +72,11 @@ const VetoSession = Type.Object({
 const Overlay = Type.Object({ enabled: Type.Boolean(), position: PositionSchema });
 const Panel = Type.Object({ visible: Type.Union([Type.Boolean(), Type.Null()]) });
 
-export const ObsSettingsSchema = Type.Object({ url: Type.String(), password: Type.String(), enabled: Type.Boolean() });
+export const ObsSettingsSchema = Type.Object({
+  url: Type.String(),
+  password: Type.String(),
+  enabled: Type.Boolean(),
+});
 
 export const ImportSourcesSchema = Type.Object({
   faceitUrl: Type.String(),
@@ -103,7 +107,11 @@ export const SavedStateSchema = Type.Object({
   production: Type.Object({
     sponsorOverlay: Overlay,
     eventBadge: Overlay,
-    smartObserver: Type.Object({ enabled: Type.Boolean(), mode: ObserverModeSchema, cinematicEnabled: Type.Boolean() }),
+    smartObserver: Type.Object({
+      enabled: Type.Boolean(),
+      mode: ObserverModeSchema,
+      cinematicEnabled: Type.Boolean(),
+    }),
   }),
 });
 

@@ -1,9 +1,9 @@
 /** TypeBox schemas of the payload pieces that several commands share. */
 import type { TLiteral, TUnion } from '@sinclair/typebox';
 import { FormatRegistry, Type } from '@sinclair/typebox';
-import { SCENES } from '../machines/scene-window.machine.ts';
-import { OBSERVER_MODES, POSITIONS } from '../machines/production.machine.ts';
 import { TEAM_FORMATS } from '../machines/match.machine.ts';
+import { OBSERVER_MODES, POSITIONS } from '../machines/production.machine.ts';
+import { SCENES } from '../machines/scene-window.machine.ts';
 import { BO_FORMATS, POOL_SIZE } from '../machines/veto-rules.ts';
 
 FormatRegistry.Set('url', (value) => {
@@ -29,8 +29,15 @@ export const strict = { additionalProperties: false } as const;
 
 export const TeamSchema = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: 'Team name, at most 64 characters' }),
-    logo: Type.Optional(Type.String({ format: 'url', maxLength: 2048, description: 'Logo URL (http, https or data)' })),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '\\S',
+      description: 'Team name, at most 64 characters',
+    }),
+    logo: Type.Optional(
+      Type.String({ format: 'url', maxLength: 2048, description: 'Logo URL (http, https or data)' }),
+    ),
   },
   strict,
 );
@@ -51,7 +58,9 @@ export const TeamFormatSchema = OneOf(TEAM_FORMATS);
 export const VetoStepSchema = Type.Object(
   {
     type: OneOf(['ban', 'pick', 'decider'] as const),
-    team: Type.Optional(Type.Union([SideSchema, Type.Null()], { description: 'A or B; none for the decider' })),
+    team: Type.Optional(
+      Type.Union([SideSchema, Type.Null()], { description: 'A or B; none for the decider' }),
+    ),
     map: MapNameSchema,
   },
   strict,

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import mittModule from 'mitt';
 import type { Emitter } from 'mitt';
+import mittModule from 'mitt';
 import type { Logger } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import { fromPromise } from 'xstate';
@@ -13,13 +13,12 @@ import { PRODUCTION_DEFAULTS } from '../machines/production.machine.ts';
 import type { HudInput } from '../machines/supervisor.machine.ts';
 import { supervisorMachine } from '../machines/supervisor.machine.ts';
 import { REVEAL_DEFAULTS } from '../machines/veto-reveal.machine.ts';
-import type { ImportRequest, ImportedVeto } from '../machines/veto-session.machine.ts';
+import type { ImportedVeto, ImportRequest } from '../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../machines/veto-session.machine.ts';
-import { INTERNAL_COMMANDS } from './commands/internal.commands.ts';
 import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
 import { RateLimit } from './access/rate-limit.ts';
+import { INTERNAL_COMMANDS } from './commands/internal.commands.ts';
 import { CommandRegistry } from './commands/registry.ts';
-import { RecentRequests } from './recent-requests.ts';
 import { Dispatcher } from './dispatcher.ts';
 import type { HudSystem } from './hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
@@ -27,10 +26,11 @@ import type { ImportSources } from './import/import-sources.ts';
 import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
 import { createMatchImporter } from './import/match-importer.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
+import { RecentRequests } from './recent-requests.ts';
 import type { SavedState, Settings } from './saved-state.ts';
 import { SAVED_STATE_VERSION } from './saved-state.ts';
 import { StateHub } from './state-hub.ts';
-import { StateStore, moveAside } from './state-store.ts';
+import { moveAside, StateStore } from './state-store.ts';
 
 const mitt = mittModule as unknown as typeof mittModule.default;
 
@@ -107,7 +107,11 @@ function settingsFrom(saved: SavedState | null, overrides: ServiceOptions['overr
   };
 }
 
-function hudInputFrom(saved: SavedState | null, settings: Settings, host: Omit<HostInput, 'presets' | 'colorPresetId'>): HudInput {
+function hudInputFrom(
+  saved: SavedState | null,
+  settings: Settings,
+  host: Omit<HostInput, 'presets' | 'colorPresetId'>,
+): HudInput {
   return {
     host: { ...host, presets: saved?.host.presets ?? [], colorPresetId: saved?.host.colorPresetId ?? null },
     match: saved?.match ?? MATCH_DEFAULTS,
@@ -141,7 +145,12 @@ function savedStateOf(hud: HudSystem, revision: number, settings: Settings): Sav
     vetoSession: { session: snapshots.vetoSession.context.session },
     vetoReveal: snapshots.vetoReveal.context,
     sceneWindow: snapshots.sceneWindow.context,
-    panels: { scoreboard: panel('scoreboard'), vetoPanel: panel('vetoPanel'), stats: panel('stats'), overlay: panel('overlay') },
+    panels: {
+      scoreboard: panel('scoreboard'),
+      vetoPanel: panel('vetoPanel'),
+      stats: panel('stats'),
+      overlay: panel('overlay'),
+    },
     production: snapshots.production.context,
   };
 }
@@ -160,7 +169,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       ...defined({ timeoutMs: options.importTimeoutMs }),
     });
   let importer = createImporter(settings.sources);
-  const matchImport = fromPromise<ImportedVeto, ImportRequest>(({ input, signal }) => importer.importMatch(input, signal));
+  const matchImport = fromPromise<ImportedVeto, ImportRequest>(({ input, signal }) =>
+    importer.importMatch(input, signal),
+  );
   const live = supervisorMachine.provide({
     actors: {
       vetoSession: vetoSessionMachine.provide({ actors: { matchImport } }),
@@ -175,7 +186,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     roster: [],
   };
 
-  const start = () => startHudSystem({ input: hudInputFrom(saved, settings, host), machine, ...(options.inspect ? { inspect: options.inspect } : {}) });
+  const start = () =>
+    startHudSystem({
+      input: hudInputFrom(saved, settings, host),
+      machine,
+      ...(options.inspect ? { inspect: options.inspect } : {}),
+    });
   let hud = start();
   // A saved state that a machine cannot take (a state that no longer exists) leaves that child in error.
   const broken = ACTOR_KEYS.filter((key) => hud.actor(key).getSnapshot().status === 'error');

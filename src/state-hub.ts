@@ -1,5 +1,5 @@
-import mittModule from 'mitt';
 import type { Emitter } from 'mitt';
+import mittModule from 'mitt';
 import type { AnyActorRef } from 'xstate';
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
@@ -29,7 +29,15 @@ interface View {
   compute(snapshots: Snapshots): unknown;
 }
 
-const HUD_SOURCES: readonly ActorKey[] = ['scoreboard', 'vetoPanel', 'stats', 'overlay', 'sceneWindow', 'host', 'obs'];
+const HUD_SOURCES: readonly ActorKey[] = [
+  'scoreboard',
+  'vetoPanel',
+  'stats',
+  'overlay',
+  'sceneWindow',
+  'host',
+  'obs',
+];
 
 /** Everything a client can observe besides the HUD state, each an event named after it. */
 const VIEWS: readonly View[] = [
@@ -71,10 +79,7 @@ export class StateHub {
   #lastJson = new Map<string, string>();
   #unsubscribe: Array<() => void> = [];
 
-  constructor(
-    private readonly system: HudSystem,
-    revision: number,
-  ) {
+  constructor(system: HudSystem, revision: number) {
     this.#revision = revision;
     this.#snapshots = system.snapshots();
     this.#hud = hudStateOf(this.#snapshots, revision);
@@ -170,7 +175,8 @@ export class StateHub {
     }
     if (events.length === 0) return;
     this.#revision++;
-    for (const { event, data } of events) this.emitter.emit('event', { event, revision: this.#revision, data });
+    for (const { event, data } of events)
+      this.emitter.emit('event', { event, revision: this.#revision, data });
   }
 }
 

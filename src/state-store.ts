@@ -47,12 +47,22 @@ export class StateStore {
     }
     const version = (data as { version?: unknown } | null)?.version;
     if (version !== SAVED_STATE_VERSION) {
-      await moveAside(file, `v${String(version)}`, log, `format version ${String(version)}, this build reads ${SAVED_STATE_VERSION}`);
+      await moveAside(
+        file,
+        `v${String(version)}`,
+        log,
+        `format version ${String(version)}, this build reads ${SAVED_STATE_VERSION}`,
+      );
       return null;
     }
     if (!checkSavedState.Check(data)) {
       const error = checkSavedState.Errors(data).First();
-      await moveAside(file, 'invalid', log, `${error?.path || '/'}: ${error?.message ?? 'does not match the format'}`);
+      await moveAside(
+        file,
+        'invalid',
+        log,
+        `${error?.path || '/'}: ${error?.message ?? 'does not match the format'}`,
+      );
       return null;
     }
     return data;
@@ -104,8 +114,14 @@ export async function moveAside(file: string, reason: string, log: Logger, detai
   const aside = `${file}.${reason}-${new Date().toISOString().replaceAll(':', '-')}`;
   try {
     await rename(file, aside);
-    log.warn({ file, movedTo: aside, reason: detail }, `saved state ${file} is not usable (${detail}): moved aside to ${aside}, starting from defaults`);
+    log.warn(
+      { file, movedTo: aside, reason: detail },
+      `saved state ${file} is not usable (${detail}): moved aside to ${aside}, starting from defaults`,
+    );
   } catch (error) {
-    log.error({ err: error, file }, `saved state ${file} is not usable (${detail}) and could not be moved aside`);
+    log.error(
+      { err: error, file },
+      `saved state ${file} is not usable (${detail}) and could not be moved aside`,
+    );
   }
 }

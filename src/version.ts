@@ -8,7 +8,10 @@ function readPackageVersion(): string {
   let dir = new URL('./', import.meta.url);
   for (let depth = 0; depth < 5; depth += 1) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'hud-automation' && typeof pkg.version === 'string') return pkg.version;
     } catch {
       // Not here: keep walking up.

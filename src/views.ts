@@ -12,7 +12,7 @@ import { revealedCount } from '../machines/veto-reveal.machine.ts';
 import type { BoFormat, Side, StepType, Team, VetoStep } from '../machines/veto-rules.ts';
 import { nextStep, remainingMaps } from '../machines/veto-rules.ts';
 import { isSessionComplete } from '../machines/veto-session.machine.ts';
-import type { Snapshots, SnapshotOf } from './hud-system.ts';
+import type { SnapshotOf, Snapshots } from './hud-system.ts';
 
 export interface HudState {
   revision: number;
@@ -100,7 +100,11 @@ export function hudStateOf(snapshots: Snapshots, revision: number): HudState {
   return state;
 }
 
-export const stepView = (step: VetoStep): StepView => ({ type: step.type, team: step.team ?? null, map: step.map });
+export const stepView = (step: VetoStep): StepView => ({
+  type: step.type,
+  team: step.team ?? null,
+  map: step.map,
+});
 
 export function matchSummaryOf(snapshots: Snapshots): MatchSummary {
   const match = snapshots.match.context;
@@ -127,7 +131,10 @@ export function matchSummaryOf(snapshots: Snapshots): MatchSummary {
     maps,
     seriesScore: { a: won('A'), b: won('B') },
     veto: match.veto
-      ? { steps: match.veto.map(stepView), revealed: revealedCount(snapshots.vetoReveal.context, match.veto.length) }
+      ? {
+          steps: match.veto.map(stepView),
+          revealed: revealedCount(snapshots.vetoReveal.context, match.veto.length),
+        }
       : null,
   };
 }
@@ -154,7 +161,10 @@ export function revealOf(snapshots: Snapshots): RevealView {
   return { revealed: revealedCount(reveal, total), total, instant: reveal.instant };
 }
 
-export function presetsOf(snapshot: SnapshotOf<'host'>): { presets: ColorPreset[]; activePresetId: string | null } {
+export function presetsOf(snapshot: SnapshotOf<'host'>): {
+  presets: ColorPreset[];
+  activePresetId: string | null;
+} {
   return { presets: snapshot.context.presets, activePresetId: snapshot.context.colorPresetId };
 }
 

@@ -50,8 +50,13 @@ describe('saved state', () => {
     // The session goes on where it stopped, and cancel still restores the veto from before it.
     expect((await command(second, 'veto_select', { map: 'anubis' })).body.result.steps).toHaveLength(2);
     await command(second, 'veto_cancel');
-    expect((await get(second, '/api/match')).body.match.maps[0]).toMatchObject({ map: 'de_inferno', scoreA: 9 });
-    expect((await command(second, 'set_event_badge', { enabled: true })).body.result.position).toBe('top-right');
+    expect((await get(second, '/api/match')).body.match.maps[0]).toMatchObject({
+      map: 'de_inferno',
+      scoreA: 9,
+    });
+    expect((await command(second, 'set_event_badge', { enabled: true })).body.result.position).toBe(
+      'top-right',
+    );
   });
 
   it('a change answered is kept through kill -9 right after the answer', async () => {
@@ -65,9 +70,15 @@ describe('saved state', () => {
 
     const again = await startCli(['--headless', '--no-obs', '--data-dir', dataDir, '--log-level', 'warn']);
     try {
-      const match = await (await fetch(`${again.httpUrl}/api/match`)).json();
-      expect(match.match).toMatchObject({ eventName: 'answered, then killed', teamA: teams.teamA, teamB: teams.teamB });
-      const state = await (await fetch(`${again.httpUrl}/api/state`)).json();
+      const match = (await (await fetch(`${again.httpUrl}/api/match`)).json()) as { match: unknown };
+      expect(match.match).toMatchObject({
+        eventName: 'answered, then killed',
+        teamA: teams.teamA,
+        teamB: teams.teamB,
+      });
+      const state = (await (await fetch(`${again.httpUrl}/api/state`)).json()) as {
+        state: { revision: number };
+      };
       expect(state.state.revision).toBe(last.body.state.revision);
     } finally {
       again.child.kill('SIGKILL');

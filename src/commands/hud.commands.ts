@@ -15,9 +15,27 @@ interface PanelCommandSpec {
 }
 
 const PANELS: readonly PanelCommandSpec[] = [
-  { panel: 'scoreboard', name: 'scoreboard', stateKey: 'scoreboardVisible', label: 'the scoreboard', note: ' (hotkey F9 by default)' },
-  { panel: 'vetoPanel', name: 'veto', stateKey: 'vetoVisible', label: 'the veto panel', note: ' (hotkey F7 by default)' },
-  { panel: 'stats', name: 'stats', stateKey: 'statsVisible', label: 'the stats of the player set in the application', note: '' },
+  {
+    panel: 'scoreboard',
+    name: 'scoreboard',
+    stateKey: 'scoreboardVisible',
+    label: 'the scoreboard',
+    note: ' (hotkey F9 by default)',
+  },
+  {
+    panel: 'vetoPanel',
+    name: 'veto',
+    stateKey: 'vetoVisible',
+    label: 'the veto panel',
+    note: ' (hotkey F7 by default)',
+  },
+  {
+    panel: 'stats',
+    name: 'stats',
+    stateKey: 'statsVisible',
+    label: 'the stats of the player set in the application',
+    note: '',
+  },
   { panel: 'overlay', name: 'overlay', stateKey: 'hudWindowOpen', label: 'the HUD overlay window', note: '' },
 ];
 
@@ -60,13 +78,20 @@ const panelCommands: AnyCommand[] = PANELS.flatMap(({ panel, name, stateKey, lab
 
 const showPlayerStats = defineCommand({
   id: 'show_player_stats',
-  description: 'Shows the stats of a player by HUD slot (1 to 9, 0 for the tenth player), for durationMs if given.',
+  description:
+    'Shows the stats of a player by HUD slot (1 to 9, 0 for the tenth player), for durationMs if given.',
   payload: Type.Object(
     {
       slot: Type.Integer({ minimum: 0, maximum: 9, description: 'HUD slot: 1 to 9, 0 for the tenth player' }),
-      provider: Type.Optional(OneOf(['platform_a', 'platform_b', 'live'] as const, { description: 'Source of the stats' })),
+      provider: Type.Optional(
+        OneOf(['platform_a', 'platform_b', 'live'] as const, { description: 'Source of the stats' }),
+      ),
       durationMs: Type.Optional(
-        Type.Integer({ minimum: 1, maximum: 3_600_000, description: 'How long the panel stays open, milliseconds' }),
+        Type.Integer({
+          minimum: 1,
+          maximum: 3_600_000,
+          description: 'How long the panel stays open, milliseconds',
+        }),
       ),
       name: Type.Optional(Type.String({ maxLength: 64, description: 'A note; not used by the service' })),
     },
@@ -109,7 +134,9 @@ const setColorPreset = defineCommand({
     }
     const preset = presets.find((candidate) => candidate.id === presetId);
     if (!preset) {
-      throw invalidPayload(`presetId: no preset "${presetId}"; known: ${presets.map((p) => p.id).join(', ')}`);
+      throw invalidPayload(
+        `presetId: no preset "${presetId}"; known: ${presets.map((p) => p.id).join(', ')}`,
+      );
     }
     hud.send('host', { type: 'preset.apply', presetId });
     return { preset };

@@ -32,7 +32,9 @@ const hostReport = defineCommand({
   },
 });
 
-const PANEL_FLAGS: ReadonlyArray<[flag: 'scoreboardVisible' | 'vetoVisible' | 'statsVisible' | 'hudWindowOpen', panel: PanelId]> = [
+const PANEL_FLAGS: ReadonlyArray<
+  [flag: 'scoreboardVisible' | 'vetoVisible' | 'statsVisible' | 'hudWindowOpen', panel: PanelId]
+> = [
   ['scoreboardVisible', 'scoreboard'],
   ['vetoVisible', 'vetoPanel'],
   ['statsVisible', 'stats'],
@@ -50,7 +52,10 @@ const overlayReport = defineCommand({
       hudWindowOpen: Type.Optional(Type.Boolean()),
       presets: Type.Optional(
         Type.Array(
-          Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }), name: Type.String({ maxLength: 128 }) }, strict),
+          Type.Object(
+            { id: Type.String({ minLength: 1, maxLength: 128 }), name: Type.String({ maxLength: 128 }) },
+            strict,
+          ),
           { maxItems: 200 },
         ),
       ),
@@ -70,7 +75,10 @@ const overlayReport = defineCommand({
 });
 
 // Game State Integration posts the whole game state; only the players matter here.
-const GsiPlayer = Type.Object({ name: Type.String({ maxLength: 128 }), observer_slot: Type.Optional(Type.Integer()) });
+const GsiPlayer = Type.Object({
+  name: Type.String({ maxLength: 128 }),
+  observer_slot: Type.Optional(Type.Integer()),
+});
 const gsiUpdate = defineCommand({
   id: 'gsi_update',
   description: 'A Game State Integration post from CS2: the roster by observer slot.',

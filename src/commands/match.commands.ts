@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { mapLabel, normalizeMapName } from '../../machines/map-names.ts';
 import { explainMapResult } from '../../machines/match.machine.ts';
 import { conflict, invalidPayload } from '../errors.ts';
-import { BoFormatSchema, MapNameSchema, TeamFormatSchema, TeamSchema, strict } from '../schemas.ts';
+import { BoFormatSchema, MapNameSchema, strict, TeamFormatSchema, TeamSchema } from '../schemas.ts';
 import { matchSummaryOf } from '../views.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
@@ -12,7 +12,8 @@ const summaryOf = ({ hud }: CommandContext) => matchSummaryOf(hud.snapshots());
 /** The series index of a map given as its number (1 to 5, also as text) or as a map name in the series. */
 function seriesIndex({ hud }: CommandContext, ref: number | string): number {
   const maps = hud.snapshot('match').context.maps;
-  const inSeries = maps.length > 0 ? maps.map((entry, i) => `${i + 1}. ${mapLabel(entry.map)}`).join(', ') : 'none yet';
+  const inSeries =
+    maps.length > 0 ? maps.map((entry, i) => `${i + 1}. ${mapLabel(entry.map)}`).join(', ') : 'none yet';
   const asNumber = typeof ref === 'number' ? ref : /^\s*\d+\s*$/.test(ref) ? Number(ref) : null;
   if (asNumber !== null) {
     if (!Number.isInteger(asNumber) || asNumber < 1 || asNumber > 5) {
@@ -26,7 +27,8 @@ function seriesIndex({ hud }: CommandContext, ref: number | string): number {
   const name = normalizeMapName(String(ref));
   if (!name) throw invalidPayload(`map: "${ref}" is neither a series number (1 to 5) nor a map name`);
   const index = maps.findIndex((entry) => entry.map === name);
-  if (index < 0) throw conflict(`${name} is not in the series (series maps: ${inSeries}); set the veto first`);
+  if (index < 0)
+    throw conflict(`${name} is not in the series (series maps: ${inSeries}); set the veto first`);
   return index;
 }
 
@@ -43,7 +45,10 @@ const setTeams = defineCommand({
   id: 'set_teams',
   description:
     'Sets team A and team B (renaming them everywhere: map results, picks, veto, versus scene); boFormat sets the series length.',
-  payload: Type.Object({ teamA: TeamSchema, teamB: TeamSchema, boFormat: Type.Optional(BoFormatSchema) }, strict),
+  payload: Type.Object(
+    { teamA: TeamSchema, teamB: TeamSchema, boFormat: Type.Optional(BoFormatSchema) },
+    strict,
+  ),
   needsMainWindow: true,
   stateKeys: [],
   run: (context, { teamA, teamB, boFormat }) => {

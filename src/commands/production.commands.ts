@@ -14,7 +14,8 @@ const OverlayPayload = Type.Object(
 
 const showSenScene = defineCommand({
   id: 'show_sen_scene',
-  description: 'Opens the scene window with a full-screen scene (versus, talents, sponsors, mapRecap), or changes its scene.',
+  description:
+    'Opens the scene window with a full-screen scene (versus, talents, sponsors, mapRecap), or changes its scene.',
   payload: Type.Object({ scene: SceneSchema }, strict),
   needsMainWindow: false,
   stateKeys: ['senScene'],
@@ -85,14 +86,17 @@ const setSmartObserver = defineCommand({
 
 const saveReplay = defineCommand({
   id: 'save_replay',
-  description: "Saves the broadcast software's replay buffer and plays it on the HUD; needs OBS connected with its replay buffer running.",
+  description:
+    "Saves the broadcast software's replay buffer and plays it on the HUD; needs OBS connected with its replay buffer running.",
   payload: null,
   needsMainWindow: false,
   stateKeys: ['obs'],
   run: ({ hud }) => {
     const readiness = canSaveReplay(hud.snapshot('obs'));
     if (readiness === 'not_connected') {
-      throw unavailable('OBS is not connected: start OBS and check the WebSocket server settings (Tools > WebSocket Server Settings)');
+      throw unavailable(
+        'OBS is not connected: start OBS and check the WebSocket server settings (Tools > WebSocket Server Settings)',
+      );
     }
     if (readiness === 'buffer_inactive') {
       throw conflict("OBS's replay buffer is not running: start it in OBS (Controls > Start Replay Buffer)");

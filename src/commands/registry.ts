@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { AnyCommand } from './command.ts';
 import { hudCommands } from './hud.commands.ts';
 import { matchCommands } from './match.commands.ts';
@@ -8,7 +8,12 @@ import { productionCommands } from './production.commands.ts';
 import { vetoCommands } from './veto.commands.ts';
 
 /** Every command of the service, in the order GET /api/actions lists them. */
-export const COMMANDS: readonly AnyCommand[] = [...hudCommands, ...vetoCommands, ...matchCommands, ...productionCommands];
+export const COMMANDS: readonly AnyCommand[] = [
+  ...hudCommands,
+  ...vetoCommands,
+  ...matchCommands,
+  ...productionCommands,
+];
 
 export interface ActionDescriptor {
   id: string;
@@ -30,7 +35,10 @@ export class CommandRegistry {
   constructor(commands: readonly AnyCommand[] = COMMANDS) {
     for (const command of commands) {
       if (this.#byId.has(command.id)) throw new Error(`command ${command.id} is defined twice`);
-      this.#byId.set(command.id, { command, check: command.payload ? TypeCompiler.Compile(command.payload) : null });
+      this.#byId.set(command.id, {
+        command,
+        check: command.payload ? TypeCompiler.Compile(command.payload) : null,
+      });
     }
     this.catalogue = commands.map(({ id, description, needsMainWindow, payload }) => ({
       id,

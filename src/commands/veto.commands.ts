@@ -5,18 +5,18 @@ import type { VetoStep } from '../../machines/veto-rules.ts';
 import { explainPool, explainSteps } from '../../machines/veto-rules.ts';
 import { explainSelection, isSessionComplete } from '../../machines/veto-session.machine.ts';
 import type { ErrorCode } from '../errors.ts';
-import { ERROR_STATUS, ServiceError, conflict, invalidPayload } from '../errors.ts';
+import { conflict, ERROR_STATUS, invalidPayload, ServiceError } from '../errors.ts';
+import { resolveImportTarget } from '../import/import-target.ts';
 import {
   BoFormatSchema,
   MapNameSchema,
   MapPoolSchema,
   OneOf,
   SideSchema,
+  strict,
   TeamSchema,
   VetoStepSchema,
-  strict,
 } from '../schemas.ts';
-import { resolveImportTarget } from '../import/import-target.ts';
 import { revealOf, stepView, vetoStatusOf } from '../views.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
@@ -44,10 +44,21 @@ const importMatchVeto = defineCommand({
     'Imports the veto of a FACEIT room or an HLTV match page (url or platformMatchId); apply sets it on the match, show opens the veto panel. Takes up to 20 s; 409 while the source has no veto yet.',
   payload: Type.Object(
     {
-      url: Type.Optional(Type.String({ maxLength: 2048, description: 'FACEIT room URL or HLTV match URL (blank counts as not sent)' })),
-      platformMatchId: Type.Optional(Type.String({ maxLength: 128, description: 'FACEIT match id (blank counts as not sent)' })),
-      apply: Type.Optional(Type.Boolean({ default: true, description: 'false reads the veto without changing the match' })),
-      show: Type.Optional(Type.Boolean({ default: false, description: 'true opens the veto panel after the import' })),
+      url: Type.Optional(
+        Type.String({
+          maxLength: 2048,
+          description: 'FACEIT room URL or HLTV match URL (blank counts as not sent)',
+        }),
+      ),
+      platformMatchId: Type.Optional(
+        Type.String({ maxLength: 128, description: 'FACEIT match id (blank counts as not sent)' }),
+      ),
+      apply: Type.Optional(
+        Type.Boolean({ default: true, description: 'false reads the veto without changing the match' }),
+      ),
+      show: Type.Optional(
+        Type.Boolean({ default: false, description: 'true opens the veto panel after the import' }),
+      ),
     },
     strict,
   ),
@@ -59,11 +70,19 @@ const importMatchVeto = defineCommand({
     const actor = hud.actor('vetoSession');
     const running = actor.getSnapshot().context.importing;
     if (running) {
-      throw conflict(`an import is already running (${running.url ?? running.platformMatchId}): try again when it has finished`);
+      throw conflict(
+        `an import is already running (${running.url ?? running.platformMatchId}): try again when it has finished`,
+      );
     }
     actor.send({
       type: 'veto.import',
-      request: { requestId, ...(url ? { url } : {}), ...(platformMatchId ? { platformMatchId } : {}), apply, show },
+      request: {
+        requestId,
+        ...(url ? { url } : {}),
+        ...(platformMatchId ? { platformMatchId } : {}),
+        apply,
+        show,
+      },
     });
     const done = await waitFor(actor, (snapshot) => snapshot.context.lastImport?.requestId === requestId, {
       timeout: IMPORT_DEADLINE_MS,
@@ -151,13 +170,15 @@ const vetoStart = defineCommand({
 
 const vetoSelect = defineCommand({
   id: 'veto_select',
-  description: 'Plays the next turn of the veto session with this map; the service decides ban or pick and adds the decider.',
+  description:
+    'Plays the next turn of the veto session with this map; the service decides ban or pick and adds the decider.',
   payload: Type.Object({ map: MapNameSchema }, strict),
   needsMainWindow: true,
   stateKeys: [],
   run: (context, payload) => {
     const session = requireSession(context);
-    if (isSessionComplete(session)) throw conflict('the veto is complete: undo a step or start a new session');
+    if (isSessionComplete(session))
+      throw conflict('the veto is complete: undo a step or start a new session');
     const map = fullMapName(payload.map, 'map');
     const problem = explainSelection(session, map);
     if (problem) throw invalidPayload(`map: ${problem}`);
@@ -182,7 +203,8 @@ const vetoUndo = defineCommand({
 
 const vetoStatus = defineCommand({
   id: 'veto_status',
-  description: 'The manual veto session: format, teams, next step, remaining maps and steps; { active: false } without one.',
+  description:
+    'The manual veto session: format, teams, next step, remaining maps and steps; { active: false } without one.',
   payload: null,
   needsMainWindow: true,
   stateKeys: [],

@@ -63,11 +63,15 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
   const route = request.routeOptions.url ?? '';
   const path = request.url.split('?')[0] ?? '';
   if (!isOwnHost(request.headers.host)) {
-    return new ServiceError('forbidden', `Host ${request.headers.host} is not this machine: use its address or name`);
+    return new ServiceError(
+      'forbidden',
+      `Host ${request.headers.host} is not this machine: use its address or name`,
+    );
   }
   const remote = classifyAddress(address) !== 'loopback';
   request.remote = remote;
-  if (remote && isLocalOnly(route)) return new ServiceError('forbidden', `${path} is only for programs on this machine`);
+  if (remote && isLocalOnly(route))
+    return new ServiceError('forbidden', `${path} is only for programs on this machine`);
   try {
     await service.rateLimit.consume(address);
   } catch (error) {
@@ -76,7 +80,8 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
   }
 
   const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
-  const presentedToken = extractToken(request.headers) ?? (upgrade ? extractQueryToken(request.url) : undefined);
+  const presentedToken =
+    extractToken(request.headers) ?? (upgrade ? extractQueryToken(request.url) : undefined);
   const { lanMode } = service.settings();
   const decision = decideAccess({ address, lanMode, token: service.token(), presentedToken });
   if (!decision.allow) {

@@ -7,7 +7,10 @@ const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
     code: 'unsupported_media_type',
     message: 'send the payload as JSON with the header Content-Type: application/json',
   },
-  FST_ERR_CTP_INVALID_TYPE: { code: 'unsupported_media_type', message: 'the Content-Type header is not valid' },
+  FST_ERR_CTP_INVALID_TYPE: {
+    code: 'unsupported_media_type',
+    message: 'the Content-Type header is not valid',
+  },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'the body is too large' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     code: 'invalid_payload',
@@ -33,10 +36,15 @@ const BY_STATUS: Record<number, ErrorCode> = {
 /** Any error as a ServiceError; null for a fault of ours (the caller logs it and answers 500). */
 export function toServiceError(error: unknown): ServiceError | null {
   if (error instanceof ServiceError) return error;
-  const { code, statusCode, message } = (error ?? {}) as { code?: string; statusCode?: number; message?: string };
+  const { code, statusCode, message } = (error ?? {}) as {
+    code?: string;
+    statusCode?: number;
+    message?: string;
+  };
   const known = code ? FASTIFY_ERRORS[code] : undefined;
   if (known) return new ServiceError(known.code, known.message);
-  if (error instanceof SyntaxError) return new ServiceError('invalid_payload', `the body is not valid JSON: ${error.message}`);
+  if (error instanceof SyntaxError)
+    return new ServiceError('invalid_payload', `the body is not valid JSON: ${error.message}`);
   const byStatus = statusCode !== undefined ? BY_STATUS[statusCode] : undefined;
   if (byStatus) return new ServiceError(byStatus, message ?? byStatus);
   return null;

@@ -1,5 +1,5 @@
-import { hostname, networkInterfaces } from 'node:os';
 import { isIP } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 
 let cached: Set<string> | null = null;
 

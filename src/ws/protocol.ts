@@ -85,6 +85,14 @@ export type ServerMessage =
       state: Partial<HudState> & { revision: number };
       result: object;
     }
-  | { type: 'result'; id: MessageId | null; action: string; ok: false; status: number; error: ErrorCode; message: string }
+  | {
+      type: 'result';
+      id: MessageId | null;
+      action: string;
+      ok: false;
+      status: number;
+      error: ErrorCode;
+      message: string;
+    }
   | { type: 'pong'; id: MessageId | null; revision: number }
   | { type: 'error'; id: MessageId | null; error: ErrorCode; message: string };

@@ -22,6 +22,16 @@ import {
 } from './protocol.ts';
 
 const checkMessage = TypeCompiler.Compile(ClientMessageSchema);
+const AUTH_FIRST = 'the first message must be { "type": "auth", "token": … }';
+
+/** The parsed message, or undefined when it is not JSON (JSON itself has no undefined). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 interface Client {
   socket: WebSocket;
@@ -73,7 +83,13 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
   service.hub.emitter.on('event', broadcast);
 
   const record = (client: Client, request: string, status: number, error?: string) => {
-    const entry = { time: new Date().toISOString(), transport: 'ws' as const, request, status, address: client.address };
+    const entry = {
+      time: new Date().toISOString(),
+      transport: 'ws' as const,
+      request,
+      status,
+      address: client.address,
+    };
     service.recent.add(error ? { ...entry, error } : entry);
     app.log.info(error ? { ...entry, error } : entry, 'request');
   };
@@ -82,7 +98,13 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
     client.authenticated = true;
     if (client.deadline) clearTimeout(client.deadline);
     client.deadline = null;
-    send(client, { type: 'hello', service: SERVICE_ID, version: VERSION, protocol: PROTOCOL_VERSION, snapshot: snapshotOf(service) });
+    send(client, {
+      type: 'hello',
+      service: SERVICE_ID,
+      version: VERSION,
+      protocol: PROTOCOL_VERSION,
+      snapshot: snapshotOf(service),
+    });
   };
 
   const closeRemote = (code: number, reason: string) => {
@@ -93,7 +115,10 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
     if (!lanMode) closeRemote(CLOSE.forbidden, 'local network mode was switched off');
   });
 
-  async function onTrigger(client: Client, message: Extract<ClientMessage, { type: 'trigger' }>): Promise<void> {
+  async function onTrigger(
+    client: Client,
+    message: Extract<ClientMessage, { type: 'trigger' }>,
+  ): Promise<void> {
     const id = message.id ?? null;
     try {
       if (client.remote) await service.rateLimit.consume(client.address);
@@ -107,44 +132,66 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
       const error = toServiceError(caught);
       if (!error) app.log.error({ err: caught, action: message.action }, 'trigger failed');
       const failure = error ?? new ServiceError('internal_error', 'internal error: see the service log');
-      send(client, { type: 'result', id, action: message.action, ok: false, status: failure.status, error: failure.code, message: failure.message });
+      send(client, {
+        type: 'result',
+        id,
+        action: message.action,
+        ok: false,
+        status: failure.status,
+        error: failure.code,
+        message: failure.message,
+      });
       record(client, `trigger ${message.action}`, failure.status, failure.code);
     }
   }
 
   function onMessage(client: Client, text: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      if (!client.authenticated) return void client.socket.close(CLOSE.unauthorized, 'the first message must be { "type": "auth", "token": … }');
-      return send(client, { type: 'error', id: null, error: 'invalid_payload', message: 'the message is not JSON' });
+    const message = parseJson(text);
+    if (!client.authenticated) authenticate(client, message);
+    else if (message === undefined) {
+      send(client, { type: 'error', id: null, error: 'invalid_payload', message: 'the message is not JSON' });
+    } else answer(client, message);
+  }
+
+  /** The first message of a local-network client: the token, or the connection ends with 4401. */
+  function authenticate(client: Client, message: unknown): void {
+    const token =
+      (message as { type?: unknown; token?: unknown } | undefined)?.type === 'auth'
+        ? (message as { token?: unknown }).token
+        : undefined;
+    if (typeof token === 'string' && tokensEqual(service.token(), token)) {
+      welcome(client);
+      return;
     }
-    if (!client.authenticated) {
-      const token = (message as { type?: unknown; token?: unknown } | null)?.type === 'auth' ? (message as { token?: unknown }).token : undefined;
-      if (typeof token === 'string' && tokensEqual(service.token(), token)) return welcome(client);
-      record(client, 'auth', 401, 'unauthorized');
-      return void client.socket.close(CLOSE.unauthorized, token === undefined ? 'the first message must be { "type": "auth", "token": … }' : 'wrong token');
-    }
-    const id = ((message as { id?: unknown } | null)?.id ?? null) as string | number | null;
+    record(client, 'auth', 401, 'unauthorized');
+    client.socket.close(CLOSE.unauthorized, token === undefined ? AUTH_FIRST : 'wrong token');
+  }
+
+  function answer(client: Client, message: unknown): void {
     if (!checkMessage.Check(message)) {
       const problem = checkMessage.Errors(message).First();
-      return send(client, {
+      const id = (message as { id?: unknown } | null)?.id;
+      send(client, {
         type: 'error',
         id: typeof id === 'string' || typeof id === 'number' ? id : null,
         error: 'invalid_payload',
         message: `not a message of the protocol (trigger, ping, snapshot)${problem ? `: ${problem.path || '/'} ${problem.message}` : ''}`,
       });
+      return;
     }
     switch (message.type) {
       case 'trigger':
-        return void onTrigger(client, message);
+        void onTrigger(client, message);
+        break;
       case 'ping':
-        return send(client, { type: 'pong', id: message.id ?? null, revision: service.hub.revision });
+        send(client, { type: 'pong', id: message.id ?? null, revision: service.hub.revision });
+        break;
       case 'snapshot':
-        return send(client, { type: 'snapshot', id: message.id ?? null, snapshot: snapshotOf(service) });
+        send(client, { type: 'snapshot', id: message.id ?? null, snapshot: snapshotOf(service) });
+        break;
       case 'auth':
-        return send(client, { type: 'error', id: null, error: 'invalid_payload', message: 'already authenticated' });
+        send(client, { type: 'error', id: null, error: 'invalid_payload', message: 'already authenticated' });
+        break;
     }
   }
 
@@ -167,10 +214,14 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
       clients.delete(client);
       if (client.deadline) clearTimeout(client.deadline);
     });
-    if (request.wsAuth === 'accepted') return welcome(client);
+    if (request.wsAuth === 'accepted') {
+      welcome(client);
+      return;
+    }
     if (request.wsAuth === 'rejected') {
       record(client, 'connect', 401, 'unauthorized');
-      return socket.close(CLOSE.unauthorized, 'wrong token');
+      socket.close(CLOSE.unauthorized, 'wrong token');
+      return;
     }
     client.deadline = setTimeout(() => {
       record(client, 'auth', 401, 'unauthorized');

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, get } from '../helpers/build.ts';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
 
@@ -46,7 +46,9 @@ describe.skipIf(!chromiumAvailable)('a web page in a real browser', () => {
     try {
       const page = await browser.newPage();
       await page.goto(`http://127.0.0.1:${(pages.address() as AddressInfo).port}/`);
-      const outcome = await page.evaluate(() => (window as unknown as { outcome: Promise<Record<string, unknown>> }).outcome);
+      const outcome = await page.evaluate(
+        () => (globalThis as unknown as { outcome: Promise<Record<string, unknown>> }).outcome,
+      );
       // The browser sends Origin: each request is refused by the service (the page cannot even read
       // the 403 of a cross-origin request without CORS headers, so fetch fails for it).
       expect(outcome.post).toMatch(/^blocked|^403$/);

@@ -29,7 +29,9 @@ export async function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Pro
       const found = /HTTP\s+(http:\/\/\S+)/.exec(output);
       if (found?.[1]) resolve(found[1]);
     });
-    void exited.then(({ code }) => reject(new Error(`hud-automation exited (${code}) before it was ready:\n${output}`)));
+    void exited.then(({ code }) =>
+      reject(new Error(`hud-automation exited (${code}) before it was ready:\n${output}`)),
+    );
   });
   return { child, httpUrl, output: () => output, exited };
 }

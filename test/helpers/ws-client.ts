@@ -16,7 +16,10 @@ export interface TestSocket {
 }
 
 /** A real `ws` client that queues what it receives, so tests await messages instead of sleeping. */
-export async function connect(url: string, options: { headers?: Record<string, string> } = {}): Promise<TestSocket> {
+export async function connect(
+  url: string,
+  options: { headers?: Record<string, string> } = {},
+): Promise<TestSocket> {
   const socket = new WebSocket(url, { headers: options.headers });
   const received: any[] = [];
   let taken = 0;
@@ -34,13 +37,16 @@ export async function connect(url: string, options: { headers?: Record<string, s
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('error', reject);
-    socket.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+    socket.once('unexpected-response', (_request, response) =>
+      reject(new Error(`HTTP ${response.statusCode}`)),
+    );
   });
   const until = async (found: () => any) => {
     for (;;) {
       const value = found();
       if (value !== undefined) return value;
-      if (socket.readyState === WebSocket.CLOSED) throw new Error('the socket closed while waiting for a message');
+      if (socket.readyState === WebSocket.CLOSED)
+        throw new Error('the socket closed while waiting for a message');
       await new Promise<void>((wake) => waiters.push(wake));
     }
   };

@@ -41,7 +41,9 @@ describe('reports of the shell, the overlay and the game', () => {
 
   it('every GSI frame of a recorded round is accepted; frames without players change nothing', async () => {
     const server = await build();
-    const frames: unknown[] = await fixture('gsi_csgo_spectator_round_sequence__nodecg-csgo-manager__standard-frames.json');
+    const frames: unknown[] = await fixture(
+      'gsi_csgo_spectator_round_sequence__nodecg-csgo-manager__standard-frames.json',
+    );
     for (const frame of frames) expect((await post(server, '/gsi', frame)).status).toBe(200);
     const { roster } = (await get(server, '/api/state')).body.state;
     expect(roster).toHaveLength(10);
@@ -52,14 +54,27 @@ describe('reports of the shell, the overlay and the game', () => {
 
   it('the overlay reports its panels and presets; the shell its main window', async () => {
     const server = await build({ headless: false });
-    const report = await post(server, '/internal/overlay_report', { scoreboardVisible: true, hudWindowOpen: true, vetoVisible: false });
-    expect(report.body.state).toEqual({ revision: 1, scoreboardVisible: true, vetoVisible: false, hudWindowOpen: true });
+    const report = await post(server, '/internal/overlay_report', {
+      scoreboardVisible: true,
+      hudWindowOpen: true,
+      vetoVisible: false,
+    });
+    expect(report.body.state).toEqual({
+      revision: 1,
+      scoreboardVisible: true,
+      vetoVisible: false,
+      hudWindowOpen: true,
+    });
     expect((await post(server, '/internal/overlay_report', {})).status).toBe(400);
     expect((await post(server, '/internal/overlay_report', { scoreboardVisible: 'yes' })).status).toBe(400);
 
     expect((await get(server, '/api/state')).body.state.mainWindowOpen).toBe(false);
     const opened = await post(server, '/internal/host_report', { mainWindowOpen: true, signedIn: true });
-    expect(opened.body).toMatchObject({ ok: true, state: { mainWindowOpen: true }, result: { signedIn: true } });
+    expect(opened.body).toMatchObject({
+      ok: true,
+      state: { mainWindowOpen: true },
+      result: { signedIn: true },
+    });
     expect((await command(server, 'get_match')).status).toBe(200);
     await post(server, '/internal/host_report', { mainWindowOpen: false });
     expect((await command(server, 'get_match')).status).toBe(503);
@@ -74,8 +89,14 @@ describe('reports of the shell, the overlay and the game', () => {
 
   it('settings: the answer never shows the OBS password', async () => {
     const server = await build();
-    const changed = await post(server, '/internal/settings', { obs: { password: 'hunter2', enabled: false } });
-    expect(changed.body.settings.obs).toEqual({ url: 'ws://127.0.0.1:4455', enabled: false, passwordSet: true });
+    const changed = await post(server, '/internal/settings', {
+      obs: { password: 'hunter2', enabled: false },
+    });
+    expect(changed.body.settings.obs).toEqual({
+      url: 'ws://127.0.0.1:4455',
+      enabled: false,
+      passwordSet: true,
+    });
     expect(JSON.stringify((await get(server, '/internal/settings')).body)).not.toContain('hunter2');
     expect((await post(server, '/internal/settings', { obs: { port: 1 } })).status).toBe(400);
   });

@@ -27,7 +27,10 @@ describe('HUD commands', () => {
     it(`toggle_${name}, show_${name} and hide_${name} set ${flag}; show and hide of the same state change nothing`, async () => {
       const server = await build();
       const toggled = await command(server, `toggle_${name}`);
-      expect(toggled).toEqual({ status: 200, body: { ok: true, state: { revision: 1, [flag]: true }, result: {} } });
+      expect(toggled).toEqual({
+        status: 200,
+        body: { ok: true, state: { revision: 1, [flag]: true }, result: {} },
+      });
 
       const again = await command(server, `show_${name}`);
       expect(again.body.state).toEqual({ revision: 1, [flag]: true });
@@ -43,7 +46,11 @@ describe('HUD commands', () => {
 
   it('show_player_stats shows the stats of a slot and accepts numbers as strings', async () => {
     const server = await build();
-    const shown = await command(server, 'show_player_stats', { slot: '0', provider: 'live', name: 'tenth player' });
+    const shown = await command(server, 'show_player_stats', {
+      slot: '0',
+      provider: 'live',
+      name: 'tenth player',
+    });
     expect(shown.body).toEqual({ ok: true, state: { revision: 1, statsVisible: true }, result: {} });
     for (const slot of [-1, 10, 1.5, 'one', null]) {
       const refused = await command(server, 'show_player_stats', { slot });
@@ -51,9 +58,9 @@ describe('HUD commands', () => {
       expect(refused.body).toMatchObject({ ok: false, error: 'invalid_payload' });
       expect(refused.body.message).toContain('slot');
     }
-    expect((await command(server, 'show_player_stats', { slot: 2, provider: 'elsewhere' })).body.message).toContain(
-      'provider',
-    );
+    expect(
+      (await command(server, 'show_player_stats', { slot: 2, provider: 'elsewhere' })).body.message,
+    ).toContain('provider');
     expect((await get(server, '/api/state')).body.state.revision).toBe(1);
   });
 
@@ -61,10 +68,13 @@ describe('HUD commands', () => {
     const server = await build();
     const changed = new Promise<void>((resolve) => {
       server.service.hub.emitter.on('event', (event) => {
-        if (event.event === 'hud.state' && (event.data as { statsVisible?: boolean }).statsVisible === false) resolve();
+        if (event.event === 'hud.state' && (event.data as { statsVisible?: boolean }).statsVisible === false)
+          resolve();
       });
     });
-    expect((await command(server, 'show_player_stats', { slot: 3, durationMs: 50 })).body.state.statsVisible).toBe(true);
+    expect(
+      (await command(server, 'show_player_stats', { slot: 3, durationMs: 50 })).body.state.statsVisible,
+    ).toBe(true);
     await changed;
     expect((await get(server, '/api/state')).body.state).toMatchObject({ statsVisible: false, revision: 2 });
   });

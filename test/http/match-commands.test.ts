@@ -29,18 +29,38 @@ describe('match commands', () => {
       seriesScore: { a: 0, b: 0 },
       veto: null,
     };
-    expect((await command(server, 'get_match')).body).toEqual({ ok: true, state: { revision: 0 }, result: empty });
+    expect((await command(server, 'get_match')).body).toEqual({
+      ok: true,
+      state: { revision: 0 },
+      result: empty,
+    });
     expect((await get(server, '/api/match')).body).toEqual({ ok: true, match: empty });
   });
 
   it('set_map_result by number or name; finished sets the winner and the series score', async () => {
     const server = await build();
     await command(server, 'veto_set', BO3);
-    const first = await command(server, 'set_map_result', { map: 1, scoreA: '7', scoreB: 13, finished: 'true' });
-    expect(first.body.result.maps[0]).toMatchObject({ map: 'de_mirage', scoreA: 7, scoreB: 13, finished: true, winner: 'Natus Vincere' });
+    const first = await command(server, 'set_map_result', {
+      map: 1,
+      scoreA: '7',
+      scoreB: 13,
+      finished: 'true',
+    });
+    expect(first.body.result.maps[0]).toMatchObject({
+      map: 'de_mirage',
+      scoreA: 7,
+      scoreB: 13,
+      finished: true,
+      winner: 'Natus Vincere',
+    });
     const second = await command(server, 'set_map_result', { map: 'Inferno', scoreA: 10, scoreB: 4 });
     expect(second.body.result.maps[1]).toMatchObject({ finished: false, winner: null, scoreA: 10 });
-    const ended = await command(server, 'set_map_result', { map: 'de_inferno', scoreA: 13, scoreB: 4, finished: true });
+    const ended = await command(server, 'set_map_result', {
+      map: 'de_inferno',
+      scoreA: 13,
+      scoreB: 4,
+      finished: true,
+    });
     expect(ended.body.result.seriesScore).toEqual({ a: 1, b: 1 });
     // finished omitted keeps the current value, and the winner follows the new score.
     const corrected = await command(server, 'set_map_result', { map: 2, scoreA: 11, scoreB: 13 });
@@ -56,7 +76,9 @@ describe('match commands', () => {
       ok: false,
       error: 'conflict',
     });
-    expect((await command(server, 'set_map_result', { map: 'vertigo', scoreA: 1, scoreB: 0 })).status).toBe(409);
+    expect((await command(server, 'set_map_result', { map: 'vertigo', scoreA: 1, scoreB: 0 })).status).toBe(
+      409,
+    );
     for (const payload of [
       { map: 6, scoreA: 1, scoreB: 0 },
       { map: 0, scoreA: 1, scoreB: 0 },
@@ -86,7 +108,10 @@ describe('match commands', () => {
     expect(maps[0].winner).toBe('FURIA Esports');
     await command(server, 'veto_start', { boFormat: 'bo1', teamA: { name: 'X' }, teamB: { name: 'Y' } });
     await command(server, 'set_teams', { teamA: { name: 'X2' }, teamB: { name: 'Y2' } });
-    expect((await get(server, '/api/veto')).body.veto).toMatchObject({ teamA: { name: 'X2' }, teamB: { name: 'Y2' } });
+    expect((await get(server, '/api/veto')).body.veto).toMatchObject({
+      teamA: { name: 'X2' },
+      teamB: { name: 'Y2' },
+    });
   });
 
   it('set_teams refuses names over 64 characters, blank names and non-URL logos', async () => {
@@ -96,14 +121,17 @@ describe('match commands', () => {
       expect(refused.status, JSON.stringify(teamA)).toBe(400);
       expect(refused.body.message).toContain('teamA');
     }
-    expect((await command(server, 'set_teams', { teamA: { name: 'x'.repeat(64) }, teamB: { name: 'B' } })).status).toBe(200);
+    expect(
+      (await command(server, 'set_teams', { teamA: { name: 'x'.repeat(64) }, teamB: { name: 'B' } })).status,
+    ).toBe(200);
   });
 
   it('set_event_name (at most 120 characters) and set_team_format', async () => {
     const server = await build();
-    expect((await command(server, 'set_event_name', { name: 'StarLadder Budapest Major 2025' })).body.result.eventName).toBe(
-      'StarLadder Budapest Major 2025',
-    );
+    expect(
+      (await command(server, 'set_event_name', { name: 'StarLadder Budapest Major 2025' })).body.result
+        .eventName,
+    ).toBe('StarLadder Budapest Major 2025');
     expect((await command(server, 'set_event_name', { name: 'e'.repeat(121) })).status).toBe(400);
     expect((await command(server, 'set_team_format', { format: '2v2' })).body.result.teamFormat).toBe('2v2');
     expect((await command(server, 'set_team_format', { format: '4v4' })).status).toBe(400);

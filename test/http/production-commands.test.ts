@@ -5,8 +5,15 @@ describe('scene and production commands', () => {
   it('show_sen_scene opens and changes the scene window; hide_sen_scene closes it', async () => {
     const server = await build({ headless: false });
     const opened = await command(server, 'show_sen_scene', { scene: 'versus' });
-    expect(opened.body).toEqual({ ok: true, state: { revision: 1, senScene: 'versus' }, result: { scene: 'versus' } });
-    expect((await command(server, 'show_sen_scene', { scene: 'mapRecap' })).body.state).toEqual({ revision: 2, senScene: 'mapRecap' });
+    expect(opened.body).toEqual({
+      ok: true,
+      state: { revision: 1, senScene: 'versus' },
+      result: { scene: 'versus' },
+    });
+    expect((await command(server, 'show_sen_scene', { scene: 'mapRecap' })).body.state).toEqual({
+      revision: 2,
+      senScene: 'mapRecap',
+    });
     expect((await command(server, 'show_sen_scene', { scene: 'mapRecap' })).body.state.revision).toBe(2);
     expect((await command(server, 'show_sen_scene', { scene: 'lobby' })).status).toBe(400);
     expect((await command(server, 'hide_sen_scene')).body).toEqual({
@@ -38,13 +45,17 @@ describe('scene and production commands', () => {
     expect(refused.body).toMatchObject({ ok: false, error: 'unavailable' });
     expect(refused.body.message).toContain('subscription');
     // Other fields work without one.
-    expect((await command(server, 'set_smart_observer', { mode: 'auto', cinematicEnabled: true })).body.result).toEqual({
+    expect(
+      (await command(server, 'set_smart_observer', { mode: 'auto', cinematicEnabled: true })).body.result,
+    ).toEqual({
       enabled: false,
       mode: 'auto',
       cinematicEnabled: true,
     });
     const subscribed = await build({ subscriptionActive: true });
-    expect((await command(subscribed, 'set_smart_observer', { enabled: true })).body.result.enabled).toBe(true);
+    expect((await command(subscribed, 'set_smart_observer', { enabled: true })).body.result.enabled).toBe(
+      true,
+    );
   });
 
   it('save_replay answers 503 while OBS is not connected', async () => {

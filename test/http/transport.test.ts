@@ -13,7 +13,9 @@ function raw(
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }),
+      );
     });
     req.on('error', reject);
     req.end(options.body);
@@ -30,7 +32,15 @@ describe('HTTP transport', () => {
     const server = await build();
     const { body } = await get(server, '/api/actions');
     const ids = body.actions.map((action: { id: string }) => action.id);
-    expect(ids).toEqual(expect.arrayContaining(['toggle_scoreboard', 'show_player_stats', 'veto_set', 'set_map_result', 'save_replay']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'toggle_scoreboard',
+        'show_player_stats',
+        'veto_set',
+        'set_map_result',
+        'save_replay',
+      ]),
+    );
     expect(ids).toHaveLength(35);
     const byId = Object.fromEntries(body.actions.map((action: { id: string }) => [action.id, action]));
     expect(byId.toggle_scoreboard).toMatchObject({ needsMainWindow: false, payload: null });
@@ -49,28 +59,57 @@ describe('HTTP transport', () => {
     const server = await build();
     const url = `${server.httpUrl}/api/actions/toggle_scoreboard`;
     expect((await raw(url, { method: 'POST' })).status).toBe(200);
-    expect((await raw(url, { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(200);
-    expect((await raw(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
-    expect((await raw(url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{}' })).status).toBe(200);
+    expect((await raw(url, { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(
+      200,
+    );
+    expect(
+      (await raw(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await raw(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(200);
     expect((await get(server, '/api/state')).body.state.revision).toBe(4);
   });
 
   it('bad JSON, another content type and too large a body get the envelope and change nothing', async () => {
     const server = await build();
     const url = `${server.httpUrl}/api/actions/show_sen_scene`;
-    const badJson = await raw(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"scene": ' });
+    const badJson = await raw(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"scene": ',
+    });
     expect(badJson).toMatchObject({ status: 400, body: { ok: false, error: 'invalid_payload' } });
     expect(badJson.body.message).toContain('JSON');
 
-    const text = await raw(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'versus' });
+    const text = await raw(url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'versus',
+    });
     expect(text).toMatchObject({ status: 415, body: { ok: false, error: 'unsupported_media_type' } });
 
     const huge = JSON.stringify({ scene: 'versus', pad: 'x'.repeat(BODY_LIMIT) });
-    const tooLarge = await raw(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: huge });
+    const tooLarge = await raw(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: huge,
+    });
     expect(tooLarge).toMatchObject({ status: 413, body: { ok: false, error: 'payload_too_large' } });
 
     for (const body of ['[]', '"versus"', '42', 'null']) {
-      const refused = await raw(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const refused = await raw(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect(refused.status, body).toBe(400);
       expect(refused.body.error).toBe('invalid_payload');
     }
@@ -85,8 +124,14 @@ describe('HTTP transport', () => {
 
   it('unknown action 404 unknown_action, unknown route 404 not_found, wrong method 405', async () => {
     const server = await build();
-    expect(await command(server, 'warp_drive')).toMatchObject({ status: 404, body: { ok: false, error: 'unknown_action' } });
-    expect(await get(server, '/api/nothing')).toMatchObject({ status: 404, body: { ok: false, error: 'not_found' } });
+    expect(await command(server, 'warp_drive')).toMatchObject({
+      status: 404,
+      body: { ok: false, error: 'unknown_action' },
+    });
+    expect(await get(server, '/api/nothing')).toMatchObject({
+      status: 404,
+      body: { ok: false, error: 'not_found' },
+    });
     const wrongMethod = await raw(`${server.httpUrl}/api/actions/toggle_scoreboard`, { method: 'GET' });
     expect(wrongMethod).toMatchObject({ status: 405, body: { ok: false, error: 'method_not_allowed' } });
     expect(wrongMethod.headers.allow).toBe('POST');
@@ -97,13 +142,18 @@ describe('HTTP transport', () => {
     const server = await build();
     const origin = { origin: 'https://evil.example' };
     for (const path of ['/health', '/api/presets', '/api/actions']) {
-      expect((await raw(`${server.httpUrl}${path}`, { method: 'GET', headers: origin })).status, path).toBe(200);
+      expect((await raw(`${server.httpUrl}${path}`, { method: 'GET', headers: origin })).status, path).toBe(
+        200,
+      );
     }
     for (const path of ['/api/state', '/api/match', '/api/veto']) {
       const refused = await raw(`${server.httpUrl}${path}`, { method: 'GET', headers: origin });
       expect(refused, path).toMatchObject({ status: 403, body: { ok: false, error: 'forbidden' } });
     }
-    const posted = await raw(`${server.httpUrl}/api/actions/toggle_scoreboard`, { method: 'POST', headers: origin });
+    const posted = await raw(`${server.httpUrl}/api/actions/toggle_scoreboard`, {
+      method: 'POST',
+      headers: origin,
+    });
     expect(posted).toMatchObject({ status: 403, body: { error: 'forbidden' } });
     // Even the local machine's own browser: the command did not run.
     expect((await get(server, '/api/state')).body.state.scoreboardVisible).toBeUndefined();
@@ -134,7 +184,8 @@ describe('HTTP transport', () => {
         const what = `${action.id} ${JSON.stringify(payload)}`;
         // 503 is the spec's answer for save_replay without OBS; nothing may be a 500.
         if (answer.status >= 500) expect(answer.body.error, what).toBe('unavailable');
-        if (answer.status >= 400) expect(Object.keys(answer.body).sort(), what).toEqual(['error', 'message', 'ok']);
+        if (answer.status >= 400)
+          expect(Object.keys(answer.body).sort(), what).toEqual(['error', 'message', 'ok']);
       }
     }
   });

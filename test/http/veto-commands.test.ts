@@ -22,7 +22,15 @@ describe('veto commands', () => {
       ...teams,
       complete: false,
       nextStep: { type: 'ban', team: 'B' },
-      remainingMaps: ['de_ancient', 'de_anubis', 'de_dust2', 'de_inferno', 'de_mirage', 'de_nuke', 'de_overpass'],
+      remainingMaps: [
+        'de_ancient',
+        'de_anubis',
+        'de_dust2',
+        'de_inferno',
+        'de_mirage',
+        'de_nuke',
+        'de_overpass',
+      ],
       steps: [],
     });
     expect((await get(server, '/api/veto')).body).toEqual({ ok: true, veto: body.result });
@@ -30,8 +38,15 @@ describe('veto commands', () => {
 
   it('a bo1 session alternates from the first banner and sets the decider and the series map itself', async () => {
     const server = await build();
-    await command(server, 'veto_start', { boFormat: 'bo1', ...teams, mapPool: ['mirage', 'NUKE', 'de_inferno'] });
-    expect((await command(server, 'veto_select', { map: 'nuke' })).body.result.nextStep).toEqual({ type: 'ban', team: 'B' });
+    await command(server, 'veto_start', {
+      boFormat: 'bo1',
+      ...teams,
+      mapPool: ['mirage', 'NUKE', 'de_inferno'],
+    });
+    expect((await command(server, 'veto_select', { map: 'nuke' })).body.result.nextStep).toEqual({
+      type: 'ban',
+      team: 'B',
+    });
     const done = await command(server, 'veto_select', { map: 'Mirage' });
     expect(done.body.result).toMatchObject({
       complete: true,
@@ -45,7 +60,16 @@ describe('veto commands', () => {
     });
     const { match } = (await get(server, '/api/match')).body;
     expect(match.maps).toEqual([
-      { number: 1, map: 'de_inferno', label: 'Inferno', pickedBy: 'decider', finished: false, scoreA: 0, scoreB: 0, winner: null },
+      {
+        number: 1,
+        map: 'de_inferno',
+        label: 'Inferno',
+        pickedBy: 'decider',
+        finished: false,
+        scoreA: 0,
+        scoreB: 0,
+        winner: null,
+      },
     ]);
     expect(match.teamA).toEqual(teams.teamA);
     expect(match.boFormat).toBe('bo1');
@@ -70,7 +94,11 @@ describe('veto commands', () => {
 
   it('veto_undo takes back the last ban or pick and the decider with it', async () => {
     const server = await build();
-    await command(server, 'veto_start', { boFormat: 'bo1', ...teams, mapPool: ['mirage', 'nuke', 'inferno'] });
+    await command(server, 'veto_start', {
+      boFormat: 'bo1',
+      ...teams,
+      mapPool: ['mirage', 'nuke', 'inferno'],
+    });
     expect((await command(server, 'veto_undo')).status).toBe(409);
     await command(server, 'veto_select', { map: 'nuke' });
     await command(server, 'veto_select', { map: 'mirage' });
@@ -146,7 +174,11 @@ describe('veto commands', () => {
     expect((await command(server, 'veto_reveal', { mode: 'prev' })).body.result.revealed).toBe(1);
     expect((await command(server, 'veto_reveal', { mode: 'all' })).body.result.revealed).toBe(7);
     expect((await get(server, '/api/match')).body.match.veto.revealed).toBe(7);
-    expect((await command(server, 'veto_reveal', { instant: 'true' })).body.result).toEqual({ revealed: 7, total: 7, instant: true });
+    expect((await command(server, 'veto_reveal', { instant: 'true' })).body.result).toEqual({
+      revealed: 7,
+      total: 7,
+      instant: true,
+    });
     expect((await command(server, 'veto_reveal', {})).status).toBe(400);
     expect((await command(server, 'veto_reveal', { mode: 'sideways' })).status).toBe(400);
   });
@@ -171,7 +203,10 @@ describe('veto commands', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ signedIn: true }),
     });
-    expect((await command(server, 'veto_status')).body).toMatchObject({ ok: true, result: { active: false } });
+    expect((await command(server, 'veto_status')).body).toMatchObject({
+      ok: true,
+      result: { active: false },
+    });
   });
 });
 
@@ -195,16 +230,40 @@ describe('a new pairing', () => {
     const server = await build();
     await command(server, 'veto_set', { boFormat: 'bo3', ...teams, steps: BO3_STEPS });
     await command(server, 'set_map_result', { map: 1, scoreA: 13, scoreB: 11, finished: true });
-    await command(server, 'veto_set', { boFormat: 'bo3', teamA: { name: 'NAVI' }, teamB: { name: 'G2' }, steps: BO3_STEPS });
-    expect((await get(server, '/api/match')).body.match.maps[0]).toMatchObject({ map: 'de_mirage', finished: false, scoreA: 0, winner: null });
+    await command(server, 'veto_set', {
+      boFormat: 'bo3',
+      teamA: { name: 'NAVI' },
+      teamB: { name: 'G2' },
+      steps: BO3_STEPS,
+    });
+    expect((await get(server, '/api/match')).body.match.maps[0]).toMatchObject({
+      map: 'de_mirage',
+      finished: false,
+      scoreA: 0,
+      winner: null,
+    });
 
     // The same through a manual session for the next match.
     await command(server, 'set_map_result', { map: 1, scoreA: 13, scoreB: 2, finished: true });
-    await command(server, 'veto_start', { boFormat: 'bo1', teamA: { name: 'FURIA' }, teamB: { name: 'MOUZ' }, mapPool: ['mirage', 'nuke', 'inferno'] });
+    await command(server, 'veto_start', {
+      boFormat: 'bo1',
+      teamA: { name: 'FURIA' },
+      teamB: { name: 'MOUZ' },
+      mapPool: ['mirage', 'nuke', 'inferno'],
+    });
     await command(server, 'veto_select', { map: 'nuke' });
     await command(server, 'veto_select', { map: 'inferno' });
     expect((await get(server, '/api/match')).body.match.maps).toEqual([
-      { number: 1, map: 'de_mirage', label: 'Mirage', pickedBy: 'decider', finished: false, scoreA: 0, scoreB: 0, winner: null },
+      {
+        number: 1,
+        map: 'de_mirage',
+        label: 'Mirage',
+        pickedBy: 'decider',
+        finished: false,
+        scoreA: 0,
+        scoreB: 0,
+        winner: null,
+      },
     ]);
   });
 });

@@ -23,22 +23,36 @@ describe.skipIf(!obsAvailable)('OBS over the API, against a real OBS Studio', ()
     build({
       overrides: { obs: { url: studio.url, password: PASSWORD, enabled: true } },
       machine: (live) =>
-        live.provide({ actors: { obsConnection: obsConnectionLive.provide({ delays: { retryDelay: 200 } }) } }),
+        live.provide({
+          actors: { obsConnection: obsConnectionLive.provide({ delays: { retryDelay: 200 } }) },
+        }),
     });
   const obsEvents = (received: any[]) =>
-    received.filter((m) => m.type === 'event' && m.event === 'hud.state' && m.data.obs).map((m) => m.data.obs);
+    received
+      .filter((m) => m.type === 'event' && m.event === 'hud.state' && m.data.obs)
+      .map((m) => m.data.obs);
 
   it('reports the connection, saves a replay that exists, survives a kill -9 of OBS, and refuses while the buffer is stopped', async () => {
     const server = await serve();
     const client = await connect(server.wsUrl);
     const ready = (obs: { connection: string; replayBufferActive: boolean } | undefined) =>
       obs?.connection === 'connected' && obs.replayBufferActive;
-    await client.waitFor((m) => (m.type === 'event' && ready(m.data?.obs)) || (m.type === 'hello' && ready(m.snapshot.state.obs)));
-    expect((await get(server, '/api/state')).body.state.obs).toEqual({ connection: 'connected', replayBufferActive: true });
+    await client.waitFor(
+      (m) =>
+        (m.type === 'event' && ready(m.data?.obs)) || (m.type === 'hello' && ready(m.snapshot.state.obs)),
+    );
+    expect((await get(server, '/api/state')).body.state.obs).toEqual({
+      connection: 'connected',
+      replayBufferActive: true,
+    });
 
     const replaySaved = client.waitForNew((m) => m.type === 'event' && m.event === 'replay.saved');
     const saved = await command(server, 'save_replay');
-    expect(saved.body).toEqual({ ok: true, state: { revision: expect.any(Number), obs: { connection: 'connected', replayBufferActive: true } }, result: { saving: true } });
+    expect(saved.body).toEqual({
+      ok: true,
+      state: { revision: expect.any(Number), obs: { connection: 'connected', replayBufferActive: true } },
+      result: { saving: true },
+    });
     const event = await replaySaved;
     expect(event.data.path.startsWith(studio.replayDir)).toBe(true);
     expect((await stat(event.data.path)).size).toBeGreaterThan(1000);
@@ -57,7 +71,9 @@ describe.skipIf(!obsAvailable)('OBS over the API, against a real OBS Studio', ()
       .map((obs: { connection: string }) => obs.connection)
       .filter((connection: string, i: number, all: string[]) => connection !== all[i - 1]);
     expect(connections).toEqual(['connecting', 'connected']);
-    const revisions = [...new Set(client.received.filter((m) => m.type === 'event').map((m) => m.revision as number))];
+    const revisions = [
+      ...new Set(client.received.filter((m) => m.type === 'event').map((m) => m.revision as number)),
+    ];
     expect(revisions).toEqual(revisions.map((_, i) => (revisions[0] ?? 0) + i));
 
     const savedAgain = client.waitForNew((m) => m.type === 'event' && m.event === 'replay.saved');
@@ -68,7 +84,9 @@ describe.skipIf(!obsAvailable)('OBS over the API, against a real OBS Studio', ()
     const operator = new OBSWebSocket();
     await operator.connect(studio.url, PASSWORD);
     try {
-      const stopped = client.waitForNew((m) => m.type === 'event' && m.data?.obs?.replayBufferActive === false);
+      const stopped = client.waitForNew(
+        (m) => m.type === 'event' && m.data?.obs?.replayBufferActive === false,
+      );
       await operator.call('StopReplayBuffer');
       await stopped;
       const refused = await command(server, 'save_replay');

@@ -39,7 +39,12 @@ describe('WebSocket protocol', () => {
     await client.next(); // hello
     client.send({ type: 'trigger', id: 'btn-1', action: 'toggle_scoreboard' });
     const event = await client.next();
-    expect(event).toEqual({ type: 'event', event: 'hud.state', revision: 1, data: { scoreboardVisible: true } });
+    expect(event).toEqual({
+      type: 'event',
+      event: 'hud.state',
+      revision: 1,
+      data: { scoreboardVisible: true },
+    });
     expect(await client.next()).toEqual({
       type: 'result',
       id: 'btn-1',
@@ -49,7 +54,12 @@ describe('WebSocket protocol', () => {
       result: {},
     });
 
-    client.send({ type: 'trigger', id: 7, action: 'set_map_result', payload: { map: 1, scoreA: 1, scoreB: 0 } });
+    client.send({
+      type: 'trigger',
+      id: 7,
+      action: 'set_map_result',
+      payload: { map: 1, scoreA: 1, scoreB: 0 },
+    });
     expect(await client.next()).toEqual({
       type: 'result',
       id: 7,
@@ -60,7 +70,13 @@ describe('WebSocket protocol', () => {
       message: expect.stringContaining('empty'),
     });
     client.send({ type: 'trigger', action: 'no_such_command' });
-    expect(await client.next()).toMatchObject({ type: 'result', id: null, ok: false, status: 404, error: 'unknown_action' });
+    expect(await client.next()).toMatchObject({
+      type: 'result',
+      id: null,
+      ok: false,
+      status: 404,
+      error: 'unknown_action',
+    });
   });
 
   it('every client sees every change in revision order, without gaps, under concurrent HTTP and WS commands', async () => {
@@ -89,7 +105,12 @@ describe('WebSocket protocol', () => {
     const server = await build();
     const client = await connect(server.wsUrl);
     await client.next();
-    client.send({ type: 'trigger', id: 'v', action: 'veto_start', payload: { boFormat: 'bo1', teamA: { name: 'A' }, teamB: { name: 'B' } } });
+    client.send({
+      type: 'trigger',
+      id: 'v',
+      action: 'veto_start',
+      payload: { boFormat: 'bo1', teamA: { name: 'A' }, teamB: { name: 'B' } },
+    });
     const result = await client.waitFor((m) => m.type === 'result');
     const events = client.received.filter((m) => m.type === 'event');
     expect(new Set(events.map((e) => e.revision))).toEqual(new Set([1]));
@@ -107,14 +128,24 @@ describe('WebSocket protocol', () => {
     await client.next(); // the event
     client.send({ type: 'snapshot', id: 's' });
     const fresh = await client.next();
-    expect(fresh).toMatchObject({ type: 'snapshot', id: 's', snapshot: { revision: 1, state: { senScene: 'versus' } } });
+    expect(fresh).toMatchObject({
+      type: 'snapshot',
+      id: 's',
+      snapshot: { revision: 1, state: { senScene: 'versus' } },
+    });
   });
 
   it('malformed messages get an error message and the connection stays usable', async () => {
     const server = await build();
     const client = await connect(server.wsUrl);
     await client.next();
-    for (const bad of ['not json', '[]', '{"type":"teleport"}', '{"type":"trigger"}', '{"type":"trigger","action":"x","extra":1}']) {
+    for (const bad of [
+      'not json',
+      '[]',
+      '{"type":"teleport"}',
+      '{"type":"trigger"}',
+      '{"type":"trigger","action":"x","extra":1}',
+    ]) {
       client.send(bad);
       const answer = await client.next();
       expect(answer, bad).toMatchObject({ type: 'error', error: 'invalid_payload' });
@@ -128,7 +159,11 @@ describe('WebSocket protocol', () => {
     const server = await build();
     const client = await connect(server.wsUrl);
     await client.next();
-    client.send({ type: 'trigger', action: 'set_event_name', payload: { name: 'x'.repeat(MAX_MESSAGE_BYTES) } });
+    client.send({
+      type: 'trigger',
+      action: 'set_event_name',
+      payload: { name: 'x'.repeat(MAX_MESSAGE_BYTES) },
+    });
     expect((await client.closed).code).toBe(1009);
     expect((await get(server, '/health')).status).toBe(200);
   });
@@ -149,10 +184,14 @@ describe('WebSocket protocol', () => {
     const server = await build();
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(`${server.httpUrl}/api/state`, { headers: { host: 'attacker.example:44555' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        `${server.httpUrl}/api/state`,
+        { headers: { host: 'attacker.example:44555' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
