@@ -72,6 +72,16 @@ const VetoSession = Type.Object({
 const Overlay = Type.Object({ enabled: Type.Boolean(), position: PositionSchema });
 const Panel = Type.Object({ visible: Type.Union([Type.Boolean(), Type.Null()]) });
 
+export const ProductionSchema = Type.Object({
+  sponsorOverlay: Overlay,
+  eventBadge: Overlay,
+  smartObserver: Type.Object({
+    enabled: Type.Boolean(),
+    mode: ObserverModeSchema,
+    cinematicEnabled: Type.Boolean(),
+  }),
+});
+
 export const ObsSettingsSchema = Type.Object({
   url: Type.String(),
   password: Type.String(),

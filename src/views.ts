@@ -2,78 +2,21 @@
  * Snapshots to answers: pure functions, the only place that decides what a client sees. Raw
  * snapshots are never serialised.
  */
-import type { ColorPreset, RosterEntry } from '../machines/host.machine.ts';
+import type { ColorPreset } from '../machines/host.machine.ts';
 import { mapLabel } from '../machines/map-names.ts';
-import type { SeriesMap, TeamFormat } from '../machines/match.machine.ts';
+import type { SeriesMap } from '../machines/match.machine.ts';
 import { obsStatusOf } from '../machines/obs-connection.machine.ts';
 import type { ProductionInput } from '../machines/production.machine.ts';
-import type { Scene } from '../machines/scene-window.machine.ts';
 import { revealedCount } from '../machines/veto-reveal.machine.ts';
-import type { BoFormat, Side, StepType, Team, VetoStep } from '../machines/veto-rules.ts';
+import type { Side, Team, VetoStep } from '../machines/veto-rules.ts';
 import { nextStep, remainingMaps } from '../machines/veto-rules.ts';
 import { isSessionComplete } from '../machines/veto-session.machine.ts';
+import type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus } from './answer-schemas.ts';
 import type { SnapshotOf, Snapshots } from './hud-system.ts';
 
-export interface HudState {
-  revision: number;
-  scoreboardVisible?: boolean;
-  vetoVisible?: boolean;
-  statsVisible?: boolean;
-  roster: RosterEntry[];
-  hudWindowOpen: boolean;
-  mainWindowOpen: boolean;
-  senScene: Scene | null;
-  obs: { connection: 'connected' | 'connecting' | 'disconnected'; replayBufferActive: boolean };
-}
+export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
 
 export type HudStateKey = Exclude<keyof HudState, 'revision'>;
-
-export interface StepView {
-  type: StepType;
-  team: Side | null;
-  map: string;
-}
-
-export interface MapView {
-  number: number;
-  map: string;
-  label: string;
-  pickedBy: string;
-  finished: boolean;
-  scoreA: number;
-  scoreB: number;
-  winner: string | null;
-}
-
-export interface MatchSummary {
-  eventName: string;
-  teamFormat: TeamFormat;
-  boFormat: BoFormat | null;
-  teamA: Team | null;
-  teamB: Team | null;
-  maps: MapView[];
-  seriesScore: { a: number; b: number };
-  veto: { steps: StepView[]; revealed: number } | null;
-}
-
-export type VetoStatus =
-  | { active: false }
-  | {
-      active: true;
-      boFormat: BoFormat;
-      teamA: Team;
-      teamB: Team;
-      complete: boolean;
-      nextStep: { type: StepType; team: Side | null } | null;
-      remainingMaps: string[];
-      steps: StepView[];
-    };
-
-export interface RevealView {
-  revealed: number;
-  total: number;
-  instant: boolean;
-}
 
 /** The name a team goes by on the HUD; "Team A" / "Team B" until the teams are set. */
 export const teamName = (team: Team | null, side: Side) => team?.name ?? `Team ${side}`;

@@ -4,10 +4,19 @@
  * Assistant's WebSocket API (auth first, id-correlated results, ping/pong). docs/websocket.md
  * documents it; the schemas here are the source of truth for both.
  */
-import type { Static } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
+import {
+  ColorPresetSchema,
+  HudStateSchema,
+  MatchSummarySchema,
+  RevealViewSchema,
+  VetoStatusSchema,
+} from '../answer-schemas.ts';
 import type { ErrorCode } from '../errors.ts';
-import type { HudState, MatchSummary, RevealView, VetoStatus } from '../views.ts';
+import { ERROR_STATUS } from '../errors.ts';
+import { ProductionSchema } from '../saved-state.ts';
+import { OneOf } from '../schemas.ts';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -63,36 +72,144 @@ export const ClientMessage = Type.Union([TriggerMessage, PingMessage, SnapshotRe
 export type ClientMessage = Static<typeof ClientMessage>;
 type MessageId = Static<typeof Id>;
 
-/** Everything a client needs to draw the HUD from scratch. */
-export interface Snapshot {
-  revision: number;
-  state: HudState;
-  match: MatchSummary;
-  veto: VetoStatus;
-  reveal: RevealView;
-  presets: Array<{ id: string; name: string }>;
-}
+const Revision = Type.Integer({ minimum: 0 });
+const NullableId = Type.Union([Id, Type.Null()]);
+const ErrorCodeSchema = OneOf(Object.keys(ERROR_STATUS) as ErrorCode[]);
 
-export type ServerMessage =
-  | { type: 'hello'; service: string; version: string; protocol: number; snapshot: Snapshot }
-  | { type: 'snapshot'; id: MessageId | null; snapshot: Snapshot }
-  | { type: 'event'; event: string; revision: number; data: unknown }
-  | {
-      type: 'result';
-      id: MessageId | null;
-      action: string;
-      ok: true;
-      state: Partial<HudState> & { revision: number };
-      result: object;
-    }
-  | {
-      type: 'result';
-      id: MessageId | null;
-      action: string;
-      ok: false;
-      status: number;
-      error: ErrorCode;
-      message: string;
-    }
-  | { type: 'pong'; id: MessageId | null; revision: number }
-  | { type: 'error'; id: MessageId | null; error: ErrorCode; message: string };
+/** Everything a client needs to draw the HUD from scratch. */
+export const SnapshotSchema = Type.Object({
+  revision: Revision,
+  state: HudStateSchema,
+  match: MatchSummarySchema,
+  veto: VetoStatusSchema,
+  reveal: RevealViewSchema,
+  presets: Type.Array(ColorPresetSchema),
+});
+export type Snapshot = Static<typeof SnapshotSchema>;
+
+const eventOf = <E extends string, D extends TSchema>(event: E, data: D, description: string) =>
+  Type.Object(
+    { type: Type.Literal('event'), event: Type.Literal(event), revision: Revision, data },
+    { additionalProperties: false, description },
+  );
+
+/** Every event the server sends, by name, with the shape of its data. */
+export const EVENT_MESSAGES = [
+  eventOf(
+    'hud.state',
+    Type.Partial(Type.Omit(HudStateSchema, ['revision'])),
+    'HUD-state fields that changed (a panel, the scene window, the main window, the roster, OBS)',
+  ),
+  eventOf('match', MatchSummarySchema, 'The whole match summary, as GET /api/match'),
+  eventOf('veto.session', VetoStatusSchema, 'The veto session status, as veto_status'),
+  eventOf('veto.reveal', RevealViewSchema, 'What the veto panel reveals'),
+  eventOf(
+    'presets',
+    Type.Object({
+      presets: Type.Array(ColorPresetSchema),
+      activePresetId: Type.Union([Type.String(), Type.Null()]),
+    }),
+    'Colour presets reported by the overlay, and the applied one',
+  ),
+  eventOf('production', ProductionSchema, 'Sponsor overlay, event badge and smart observer settings'),
+  eventOf(
+    'host',
+    Type.Object({
+      mainWindowOpen: Type.Boolean(),
+      signedIn: Type.Boolean(),
+      subscriptionActive: Type.Boolean(),
+    }),
+    'What the application shell reported',
+  ),
+  eventOf(
+    'stats.player',
+    Type.Object({
+      player: Type.Union([
+        Type.Object({
+          slot: Type.Integer({ minimum: 0, maximum: 9 }),
+          provider: Type.Optional(OneOf(['platform_a', 'platform_b', 'live'] as const)),
+          name: Type.Optional(Type.String()),
+        }),
+        Type.Null(),
+      ]),
+      durationMs: Type.Union([Type.Integer(), Type.Null()]),
+    }),
+    'The player the stats panel shows (null once it closed)',
+  ),
+  eventOf('overlay.reload', Type.Object({}), 'Notification: the overlay should reload (no revision change)'),
+  eventOf(
+    'replay.saved',
+    Type.Object({ path: Type.String() }),
+    'Notification: OBS saved the replay buffer to this file',
+  ),
+  eventOf(
+    'replay.failed',
+    Type.Object({ message: Type.String() }),
+    'Notification: OBS refused a save or did not report it',
+  ),
+] as const;
+
+export const HelloMessage = Type.Object(
+  {
+    type: Type.Literal('hello'),
+    service: Type.String(),
+    version: Type.String(),
+    protocol: Type.Integer(),
+    snapshot: SnapshotSchema,
+  },
+  { additionalProperties: false, description: 'First message once the client is accepted' },
+);
+
+export const SnapshotAnswer = Type.Object(
+  { type: Type.Literal('snapshot'), id: NullableId, snapshot: SnapshotSchema },
+  { additionalProperties: false },
+);
+
+export const ResultMessage = Type.Union(
+  [
+    Type.Object(
+      {
+        type: Type.Literal('result'),
+        id: NullableId,
+        action: Type.String(),
+        ok: Type.Literal(true),
+        state: Type.Intersect([Type.Partial(HudStateSchema), Type.Object({ revision: Revision })]),
+        result: Type.Object({}, { additionalProperties: true }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('result'),
+        id: NullableId,
+        action: Type.String(),
+        ok: Type.Literal(false),
+        status: Type.Integer(),
+        error: ErrorCodeSchema,
+        message: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: 'The answer to a trigger: the HTTP envelope plus id and action' },
+);
+
+export const PongMessage = Type.Object(
+  { type: Type.Literal('pong'), id: NullableId, revision: Revision },
+  { additionalProperties: false },
+);
+
+export const ErrorMessage = Type.Object(
+  { type: Type.Literal('error'), id: NullableId, error: ErrorCodeSchema, message: Type.String() },
+  { additionalProperties: false, description: 'A message that is not JSON or not of the protocol' },
+);
+
+export const ServerMessage = Type.Union([
+  HelloMessage,
+  SnapshotAnswer,
+  ...EVENT_MESSAGES,
+  ResultMessage,
+  PongMessage,
+  ErrorMessage,
+]);
+export type ServerMessage = Static<typeof ServerMessage>;

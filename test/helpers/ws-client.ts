@@ -1,4 +1,17 @@
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { afterEach } from 'vitest';
 import { WebSocket } from 'ws';
+import { ServerMessage } from '../../src/ws/protocol.ts';
+
+const checkServerMessage = TypeCompiler.Compile(ServerMessage);
+
+// Every message any test receives must be one the protocol (src/ws/protocol.ts, docs/asyncapi.json)
+// describes: a test that received another fails after it ran.
+const violations: string[] = [];
+afterEach(() => {
+  const found = violations.splice(0);
+  if (found.length > 0) throw new Error(`messages outside the protocol:\n${found.join('\n')}`);
+});
 
 export interface TestSocket {
   socket: WebSocket;
@@ -25,7 +38,12 @@ export async function connect(
   let taken = 0;
   const waiters: Array<() => void> = [];
   socket.on('message', (data) => {
-    received.push(JSON.parse(data.toString()));
+    const message = JSON.parse(data.toString());
+    if (!checkServerMessage.Check(message)) {
+      const error = checkServerMessage.Errors(message).First();
+      violations.push(`${JSON.stringify(message).slice(0, 300)}: ${error?.path} ${error?.message}`);
+    }
+    received.push(message);
     for (const wake of waiters.splice(0)) wake();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {

@@ -1,0 +1,107 @@
+/**
+ * TypeBox schemas of what the service answers: the HUD state, the match summary, the veto status,
+ * the reveal. The views build these shapes; the WebSocket protocol and docs/asyncapi.json use the
+ * same schemas, and the tests check real messages against them.
+ */
+import type { Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import { BoFormatSchema, OneOf, SceneSchema, SideSchema, TeamFormatSchema, TeamSchema } from './schemas.ts';
+
+export const RosterEntrySchema = Type.Object({
+  slot: Type.Integer({ minimum: 0, maximum: 9 }),
+  name: Type.String(),
+});
+
+export const ObsStatusSchema = Type.Object({
+  connection: OneOf(['connected', 'connecting', 'disconnected'] as const),
+  replayBufferActive: Type.Boolean(),
+});
+
+export const HudStateSchema = Type.Object(
+  {
+    revision: Type.Integer({
+      minimum: 0,
+      description: 'Increases each time something a client can see changes',
+    }),
+    scoreboardVisible: Type.Optional(Type.Boolean()),
+    vetoVisible: Type.Optional(Type.Boolean()),
+    statsVisible: Type.Optional(Type.Boolean()),
+    roster: Type.Array(RosterEntrySchema, { description: 'Players by HUD slot, 1 to 9 then 0' }),
+    hudWindowOpen: Type.Boolean(),
+    mainWindowOpen: Type.Boolean(),
+    senScene: Type.Union([SceneSchema, Type.Null()]),
+    obs: ObsStatusSchema,
+  },
+  { additionalProperties: false },
+);
+export type HudState = Static<typeof HudStateSchema>;
+
+export const StepViewSchema = Type.Object({
+  type: OneOf(['ban', 'pick', 'decider'] as const),
+  team: Type.Union([SideSchema, Type.Null()]),
+  map: Type.String({ description: 'Full map name, de_mirage' }),
+});
+export type StepView = Static<typeof StepViewSchema>;
+
+export const MapViewSchema = Type.Object({
+  number: Type.Integer({ minimum: 1, maximum: 5 }),
+  map: Type.String(),
+  label: Type.String(),
+  pickedBy: Type.String({ description: 'Team name, or "decider"' }),
+  finished: Type.Boolean(),
+  scoreA: Type.Integer({ minimum: 0, maximum: 99 }),
+  scoreB: Type.Integer({ minimum: 0, maximum: 99 }),
+  winner: Type.Union([Type.String(), Type.Null()]),
+});
+export type MapView = Static<typeof MapViewSchema>;
+
+export const MatchSummarySchema = Type.Object(
+  {
+    eventName: Type.String(),
+    teamFormat: TeamFormatSchema,
+    boFormat: Type.Union([BoFormatSchema, Type.Null()]),
+    teamA: Type.Union([TeamSchema, Type.Null()]),
+    teamB: Type.Union([TeamSchema, Type.Null()]),
+    maps: Type.Array(MapViewSchema),
+    seriesScore: Type.Object({ a: Type.Integer({ minimum: 0 }), b: Type.Integer({ minimum: 0 }) }),
+    veto: Type.Union([
+      Type.Object({ steps: Type.Array(StepViewSchema), revealed: Type.Integer({ minimum: 0 }) }),
+      Type.Null(),
+    ]),
+  },
+  { additionalProperties: false },
+);
+export type MatchSummary = Static<typeof MatchSummarySchema>;
+
+export const VetoStatusSchema = Type.Union([
+  Type.Object({ active: Type.Literal(false) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      active: Type.Literal(true),
+      boFormat: BoFormatSchema,
+      teamA: TeamSchema,
+      teamB: TeamSchema,
+      complete: Type.Boolean(),
+      nextStep: Type.Union([
+        Type.Object({
+          type: OneOf(['ban', 'pick', 'decider'] as const),
+          team: Type.Union([SideSchema, Type.Null()]),
+        }),
+        Type.Null(),
+      ]),
+      remainingMaps: Type.Array(Type.String()),
+      steps: Type.Array(StepViewSchema),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type VetoStatus = Static<typeof VetoStatusSchema>;
+
+export const RevealViewSchema = Type.Object({
+  revealed: Type.Integer({ minimum: 0 }),
+  total: Type.Integer({ minimum: 0 }),
+  instant: Type.Boolean(),
+});
+export type RevealView = Static<typeof RevealViewSchema>;
+
+export const ColorPresetSchema = Type.Object({ id: Type.String(), name: Type.String() });

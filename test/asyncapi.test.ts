@@ -1,0 +1,27 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { asyncApiPath, renderAsyncApi } from '../scripts/asyncapi.ts';
+
+describe('docs/asyncapi.json', () => {
+  it('is generated from the current protocol schemas (run npm run asyncapi)', async () => {
+    const committed = await readFile(asyncApiPath, 'utf8').catch(() => '');
+    expect(committed === renderAsyncApi(), 'docs/asyncapi.json is stale: run npm run asyncapi').toBe(true);
+  });
+
+  it('describes every event and every command', () => {
+    const document = JSON.parse(renderAsyncApi());
+    const messages = Object.keys(document.channels.control.messages);
+    for (const name of [
+      'trigger',
+      'auth',
+      'hello',
+      'result',
+      'event:hud.state',
+      'event:match',
+      'event:replay.saved',
+    ]) {
+      expect(messages).toContain(name);
+    }
+    expect(Object.keys(document.components.schemas)).toHaveLength(35);
+  });
+});
