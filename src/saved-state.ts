@@ -114,15 +114,7 @@ export const SavedStateSchema = Type.Object({
   vetoReveal: Type.Object({ instant: Type.Boolean(), revealed: Type.Integer({ minimum: 0 }) }),
   sceneWindow: Type.Object({ scene: Type.Union([SceneSchema, Type.Null()]) }),
   panels: Type.Object({ scoreboard: Panel, vetoPanel: Panel, stats: Panel, overlay: Panel }),
-  production: Type.Object({
-    sponsorOverlay: Overlay,
-    eventBadge: Overlay,
-    smartObserver: Type.Object({
-      enabled: Type.Boolean(),
-      mode: ObserverModeSchema,
-      cinematicEnabled: Type.Boolean(),
-    }),
-  }),
+  production: ProductionSchema,
 });
 
 export type SavedState = Static<typeof SavedStateSchema>;

@@ -1,9 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { explainSteps } from '../../machines/veto-rules.ts';
-import type { ServiceError } from '../../src/errors.ts';
 import { faceitVetoSteps, readFaceitHistory } from '../../src/import/faceit.ts';
-import { createMatchImporter } from '../../src/import/match-importer.ts';
-import { fixtureJson, json, type Route, type SourceServer, startSourceServer } from './source-server.ts';
+import {
+  currentSourceServer,
+  failureOf,
+  fixtureJson,
+  importerFor,
+  json,
+  type Route,
+} from './source-server.ts';
 
 /**
  * The match objects are the real Data API v4 fixtures. The democracy histories that go with them
@@ -90,30 +95,7 @@ const dataApiPath = (id: string) => `/data/v4/matches/${id}`;
 const matchV2Path = (id: string) => `/api/match/v2/match/${id}`;
 const historyPath = (id: string) => `/api/democracy/v1/match/${id}/history`;
 
-let server: SourceServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function importer(routes: Record<string, Route>, withKey: boolean) {
-  server = await startSourceServer(routes);
-  return createMatchImporter({
-    sources: {
-      faceitUrl: server.url,
-      faceitDataApiUrl: `${server.url}/data/v4`,
-      hltvUrl: server.url,
-      ...(withKey ? { faceitApiKey: 'test-key' } : {}),
-    },
-  });
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ServiceError> {
-  return promise.then(
-    () => expect.unreachable('the import should have failed'),
-    (error: ServiceError) => error,
-  );
-}
+const importer = (routes: Record<string, Route>, withKey: boolean) => importerFor(routes, { withKey });
 
 describe('FACEIT import with a Data API key', () => {
   it('imports the finished EU bo3 SKYFURY vs Nuclear TigeRES; the automatic last pick becomes the decider', async () => {
@@ -156,10 +138,13 @@ describe('FACEIT import with a Data API key', () => {
       matchTime: '2025-07-26T15:00:00.000Z',
     });
     // The Data API answered teams, format and status: the internal match endpoint was not asked.
-    expect(server?.requests.map((request) => request.path)).toEqual([dataApiPath(id), historyPath(id)]);
-    expect(server?.requests[0]?.headers.authorization).toBe('Bearer test-key');
-    expect(server?.requests[1]?.headers.authorization).toBeUndefined();
-    expect(server?.requests[0]?.headers['user-agent']).toMatch(
+    expect(currentSourceServer()?.requests.map((request) => request.path)).toEqual([
+      dataApiPath(id),
+      historyPath(id),
+    ]);
+    expect(currentSourceServer()?.requests[0]?.headers.authorization).toBe('Bearer test-key');
+    expect(currentSourceServer()?.requests[1]?.headers.authorization).toBeUndefined();
+    expect(currentSourceServer()?.requests[0]?.headers['user-agent']).toMatch(
       /^hud-automation\/\d+\.\d+\.\d+\S* \(\+local CS2 broadcast automation\)$/,
     );
   });
@@ -202,7 +187,7 @@ describe('FACEIT import with a Data API key', () => {
     expect(error.code).toBe('conflict');
     expect(error.status).toBe(409);
     expect(error.message).toBe(`the FACEIT match ${id} is SCHEDULED: its veto is not available yet`);
-    expect(server?.count('/api/democracy')).toBe(0);
+    expect(currentSourceServer()?.count('/api/democracy')).toBe(0);
   });
 
   it('answers 409 while the room is voting and when a ready room has no map vote yet', async () => {
@@ -211,7 +196,6 @@ describe('FACEIT import with a Data API key', () => {
     const noVote = { ...READY_NA, voting: undefined };
     const first = await importer({ [dataApiPath(id)]: json(voting) }, true);
     expect(await failureOf(first.importMatch({ platformMatchId: id }))).toMatchObject({ code: 'conflict' });
-    await server?.close();
     const second = await importer({ [dataApiPath(id)]: json(noVote) }, true);
     const error = await failureOf(second.importMatch({ platformMatchId: id }));
     expect(error.code).toBe('conflict');
@@ -252,8 +236,8 @@ describe('FACEIT import without a key (internal match v2)', () => {
       { type: 'decider', map: 'de_overpass' },
     ]);
     expect(veto.matchTime).toBe('2025-07-26T00:25:51.000Z');
-    expect(server?.count('/data/v4')).toBe(0);
-    expect(server?.requests[0]?.headers.authorization).toBeUndefined();
+    expect(currentSourceServer()?.count('/data/v4')).toBe(0);
+    expect(currentSourceServer()?.requests[0]?.headers.authorization).toBeUndefined();
   });
 
   it('answers 409 for the SCHEDULED match through the internal endpoint too', async () => {

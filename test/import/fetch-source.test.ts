@@ -1,15 +1,14 @@
 // The client is exercised through the importer, as an import uses it: real sockets, real fetch.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ServiceError } from '../../src/errors.ts';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_IMPORT_SOURCES } from '../../src/import/import-sources.ts';
-import { createMatchImporter, type MatchImporterOptions } from '../../src/import/match-importer.ts';
+import { createMatchImporter } from '../../src/import/match-importer.ts';
 import {
+  currentSourceServer,
+  failureOf,
   fixtureJson,
   html,
+  importerFor,
   json,
-  type Route,
-  type SourceServer,
-  startSourceServer,
   unusedPort,
 } from './source-server.ts';
 
@@ -19,32 +18,6 @@ const SCHEDULED = fixtureJson<{ match_id: string }>(
 const FACEIT_ID = SCHEDULED.match_id;
 const HLTV_PATH = '/matches/2388130/vitality-vs-faze-starladder-budapest-major-2025';
 const HLTV_URL = `https://www.hltv.org${HLTV_PATH}`;
-
-let server: SourceServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function importerFor(routes: Record<string, Route>, options: Partial<MatchImporterOptions> = {}) {
-  server = await startSourceServer(routes);
-  return createMatchImporter({
-    sources: {
-      faceitUrl: server.url,
-      faceitDataApiUrl: `${server.url}/data/v4`,
-      hltvUrl: server.url,
-      faceitApiKey: 'test-key',
-    },
-    ...options,
-  });
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ServiceError> {
-  return promise.then(
-    () => expect.unreachable('the import should have failed'),
-    (error: ServiceError) => error,
-  );
-}
 
 describe('source failures', () => {
   it.each([
@@ -120,7 +93,7 @@ describe('source failures', () => {
     expect(error.message).toBe(
       'the import did not finish within 0.3 s: HLTV did not answer the match page request in time',
     );
-    expect(server?.requests).toHaveLength(1);
+    expect(currentSourceServer()?.requests).toHaveLength(1);
   });
 
   it('counts the budget across requests: a hanging history after a quick match still times out', async () => {

@@ -1,9 +1,13 @@
 import { load } from 'cheerio';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ServiceError } from '../../src/errors.ts';
-import { DEFAULT_IMPORT_SOURCES } from '../../src/import/import-sources.ts';
-import { createMatchImporter } from '../../src/import/match-importer.ts';
-import { fixtureText, html, type Route, type SourceServer, startSourceServer } from './source-server.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  currentSourceServer,
+  failureOf,
+  fixtureText,
+  html,
+  importerFor,
+  type Route,
+} from './source-server.ts';
 
 const BO1 = {
   file: 'hltv_match_2388098_b8-vs-falcons_bo1__qa-hltv-parser__teamsbox-and-maps.html',
@@ -18,23 +22,9 @@ const BO5 = {
   path: '/matches/2388130/vitality-vs-faze-starladder-budapest-major-2025',
 };
 
-let server: SourceServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
 async function importFrom(routes: Record<string, Route>, path: string) {
-  server = await startSourceServer(routes);
-  const importer = createMatchImporter({ sources: { ...DEFAULT_IMPORT_SOURCES, hltvUrl: server.url } });
+  const importer = await importerFor(routes);
   return importer.importMatch({ url: `https://www.hltv.org${path}` });
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ServiceError> {
-  return promise.then(
-    () => expect.unreachable('the import should have failed'),
-    (error: ServiceError) => error,
-  );
 }
 
 describe('HLTV import of the Budapest Major 2025 pages', () => {
@@ -63,7 +53,7 @@ describe('HLTV import of the Budapest Major 2025 pages', () => {
       ],
       matchTime: '2025-12-04T15:40:00.000Z',
     });
-    expect(server?.requests.map((request) => request.path)).toEqual([BO1.path]);
+    expect(currentSourceServer()?.requests.map((request) => request.path)).toEqual([BO1.path]);
   });
 
   it('reads the bo3 FURIA vs Natus Vincere quarter-final: ban, ban, pick, pick, ban, ban, Train left over', async () => {

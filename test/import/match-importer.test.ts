@@ -1,14 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ServiceError } from '../../src/errors.ts';
-import { createMatchImporter, type MatchImporterOptions } from '../../src/import/match-importer.ts';
-import {
-  fixtureJson,
-  html,
-  json,
-  type Route,
-  type SourceServer,
-  startSourceServer,
-} from './source-server.ts';
+import { describe, expect, it } from 'vitest';
+import { currentSourceServer, failureOf, fixtureJson, html, importerFor, json } from './source-server.ts';
 
 const SCHEDULED = fixtureJson<{ match_id: string }>(
   'faceit_data-v4-match_SCHEDULED_no-voting__eggosystem__validMatchDetailsMatchCreated.json',
@@ -16,32 +7,6 @@ const SCHEDULED = fixtureJson<{ match_id: string }>(
 const FACEIT_ID = SCHEDULED.match_id;
 const HLTV_PATH = '/matches/2388130/vitality-vs-faze-starladder-budapest-major-2025';
 const HLTV_URL = `https://www.hltv.org${HLTV_PATH}`;
-
-let server: SourceServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function importerFor(routes: Record<string, Route>, options: Partial<MatchImporterOptions> = {}) {
-  server = await startSourceServer(routes);
-  return createMatchImporter({
-    sources: {
-      faceitUrl: server.url,
-      faceitDataApiUrl: `${server.url}/data/v4`,
-      hltvUrl: server.url,
-      faceitApiKey: 'test-key',
-    },
-    ...options,
-  });
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ServiceError> {
-  return promise.then(
-    () => expect.unreachable('the import should have failed'),
-    (error: ServiceError) => error,
-  );
-}
 
 describe('the 409 memo', () => {
   it('answers a repeated question within the window from memory, then loads the room again', async () => {
@@ -52,17 +17,17 @@ describe('the 409 memo', () => {
     );
     const first = await failureOf(importMatch({ platformMatchId: FACEIT_ID }));
     expect(first.code).toBe('conflict');
-    expect(server?.requests).toHaveLength(1);
+    expect(currentSourceServer()?.requests).toHaveLength(1);
 
     clock += 4_999;
     // The room URL names the same match as the bare id, so it shares the memo.
     const second = await failureOf(importMatch({ url: `https://www.faceit.com/en/cs2/room/${FACEIT_ID}` }));
     expect(second).toMatchObject({ code: 'conflict', message: first.message });
-    expect(server?.requests).toHaveLength(1);
+    expect(currentSourceServer()?.requests).toHaveLength(1);
 
     clock += 1;
     await failureOf(importMatch({ platformMatchId: FACEIT_ID }));
-    expect(server?.requests).toHaveLength(2);
+    expect(currentSourceServer()?.requests).toHaveLength(2);
   });
 
   it('remembers only conflicts: a 502 is asked again at once', async () => {
@@ -72,13 +37,13 @@ describe('the 409 memo', () => {
     );
     await failureOf(importMatch({ url: HLTV_URL }));
     await failureOf(importMatch({ url: HLTV_URL }));
-    expect(server?.requests).toHaveLength(2);
+    expect(currentSourceServer()?.requests).toHaveLength(2);
   });
 
   it('validates the payload before the memo and the network', async () => {
     const { importMatch } = await importerFor({});
     const error = await failureOf(importMatch({ url: HLTV_URL, platformMatchId: FACEIT_ID }));
     expect(error).toMatchObject({ code: 'invalid_payload', status: 400 });
-    expect(server?.requests).toHaveLength(0);
+    expect(currentSourceServer()?.requests).toHaveLength(0);
   });
 });

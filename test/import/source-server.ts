@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach, expect } from 'vitest';
+import type { ServiceError } from '../../src/errors.ts';
+import { createMatchImporter, type MatchImporterOptions } from '../../src/import/match-importer.ts';
 
 /**
  * Local stand-ins for FACEIT and HLTV: a real HTTP server on 127.0.0.1 that answers fixed
@@ -78,4 +81,39 @@ export async function unusedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+let testServer: SourceServer | undefined;
+afterEach(async () => {
+  await testServer?.close();
+  testServer = undefined;
+});
+
+/** The source server of the running test (closed after it), to count and inspect its requests. */
+export const currentSourceServer = (): SourceServer | undefined => testServer;
+
+/** An importer whose sources (FACEIT site, Data API, HLTV) are one local server answering `routes`. */
+export async function importerFor(
+  routes: Record<string, Route>,
+  { withKey = true, ...options }: Partial<MatchImporterOptions> & { withKey?: boolean } = {},
+) {
+  await testServer?.close();
+  testServer = await startSourceServer(routes);
+  return createMatchImporter({
+    sources: {
+      faceitUrl: testServer.url,
+      faceitDataApiUrl: `${testServer.url}/data/v4`,
+      hltvUrl: testServer.url,
+      ...(withKey ? { faceitApiKey: 'test-key' } : {}),
+    },
+    ...options,
+  });
+}
+
+/** The ServiceError an import fails with; the test fails if it succeeds. */
+export async function failureOf(promise: Promise<unknown>): Promise<ServiceError> {
+  return promise.then(
+    () => expect.unreachable('the import should have failed'),
+    (error: ServiceError) => error,
+  );
 }
