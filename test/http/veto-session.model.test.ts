@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { mapLabel } from '../../machines/map-names.ts';
-import type { Side, VetoStep } from '../../machines/veto-rules.ts';
+import type { Side } from '../../machines/veto-rules.ts';
 import type { VetoSessionEvent } from '../../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../../machines/veto-session.machine.ts';
 import type { RunningServer } from '../../src/server.ts';
@@ -24,6 +24,7 @@ import {
   viaHandledEvent,
   walk,
 } from '../helpers/model.ts';
+import { BO3_ACTIVE_DUTY } from '../helpers/vetoes.ts';
 
 type SessionSnapshot = SnapshotFrom<typeof vetoSessionMachine>;
 
@@ -44,15 +45,7 @@ const START_BO3: VetoSessionEvent = {
   firstBanner: 'A',
   pool: POOL_BO3,
 };
-const SET_STEPS: VetoStep[] = [
-  { type: 'ban', team: 'A', map: 'de_ancient' },
-  { type: 'ban', team: 'B', map: 'de_anubis' },
-  { type: 'pick', team: 'A', map: 'de_dust2' },
-  { type: 'pick', team: 'B', map: 'de_inferno' },
-  { type: 'ban', team: 'A', map: 'de_mirage' },
-  { type: 'ban', team: 'B', map: 'de_nuke' },
-  { type: 'decider', map: 'de_overpass' },
-];
+const SET_STEPS = BO3_ACTIVE_DUTY;
 const SET_PAYLOAD = {
   boFormat: 'bo3',
   teamA: { name: 'Navi' },

@@ -13,6 +13,7 @@ import {
   valueKey,
   walk,
 } from '../helpers/model.ts';
+import { BO3_ACTIVE_DUTY } from '../helpers/vetoes.ts';
 
 const ALPHA = { name: 'Alpha' };
 const BRAVO = { name: 'Bravo', logo: 'https://example.org/bravo.png' };
@@ -24,15 +25,7 @@ const BO1_STEPS: VetoStep[] = [
   { type: 'ban', team: 'B', map: 'de_nuke' },
   { type: 'decider', map: 'de_ancient' },
 ];
-const BO3_STEPS: VetoStep[] = [
-  { type: 'ban', team: 'A', map: 'de_ancient' },
-  { type: 'ban', team: 'B', map: 'de_anubis' },
-  { type: 'pick', team: 'A', map: 'de_dust2' },
-  { type: 'pick', team: 'B', map: 'de_inferno' },
-  { type: 'ban', team: 'A', map: 'de_mirage' },
-  { type: 'ban', team: 'B', map: 'de_nuke' },
-  { type: 'decider', map: 'de_overpass' },
-];
+const BO3_STEPS = BO3_ACTIVE_DUTY;
 
 /** The series part of the walk: teams, a veto session, a whole veto, a reset and map results. */
 const SERIES_EVENTS: MatchEvent[] = [

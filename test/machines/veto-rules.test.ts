@@ -13,21 +13,13 @@ import {
   stepOrder,
 } from '../../machines/veto-rules.ts';
 import { specOrder, specTurn } from '../helpers/model.ts';
+import { BO3_ACTIVE_DUTY } from '../helpers/vetoes.ts';
 
 const ban = (n: number): StepType[] => Array.from({ length: n }, () => 'ban');
 
 const POOL7 = ['de_ancient', 'de_anubis', 'de_dust2', 'de_inferno', 'de_mirage', 'de_nuke', 'de_overpass'];
 
-/** A legal bo3 over the seven Active Duty maps, team A banning first. */
-const BO3: VetoStep[] = [
-  { type: 'ban', team: 'A', map: 'de_ancient' },
-  { type: 'ban', team: 'B', map: 'de_anubis' },
-  { type: 'pick', team: 'A', map: 'de_dust2' },
-  { type: 'pick', team: 'B', map: 'de_inferno' },
-  { type: 'ban', team: 'A', map: 'de_mirage' },
-  { type: 'ban', team: 'B', map: 'de_nuke' },
-  { type: 'decider', map: 'de_overpass' },
-];
+const BO3 = BO3_ACTIVE_DUTY;
 
 describe('stepOrder', () => {
   const table: Array<[BoFormat, number, StepType[]]> = [

@@ -11,7 +11,7 @@ import type { HudInput } from '../../machines/supervisor.machine.ts';
 import { supervisorMachine } from '../../machines/supervisor.machine.ts';
 import { SYSTEM_ID } from '../../machines/system-ids.ts';
 import { REVEAL_DEFAULTS } from '../../machines/veto-reveal.machine.ts';
-import type { BoFormat, Side, Team, VetoStep } from '../../machines/veto-rules.ts';
+import type { BoFormat, Side, Team } from '../../machines/veto-rules.ts';
 import { POOL_SIZE } from '../../machines/veto-rules.ts';
 import type { ImportedVeto, ImportRequest, VetoSessionEvent } from '../../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../../machines/veto-session.machine.ts';
@@ -37,6 +37,7 @@ import {
   viaHandledEvent,
   walk,
 } from '../helpers/model.ts';
+import { BO3_ACTIVE_DUTY } from '../helpers/vetoes.ts';
 
 type SessionSnapshot = SnapshotFrom<typeof vetoSessionMachine>;
 type DoneEvent = { type: 'xstate.done.actor.matchImport'; output: ImportedVeto };
@@ -62,16 +63,7 @@ const START_BO3 = {
   pool: POOL_BO3,
 } as const satisfies VetoSessionEvent;
 
-/** A complete bo3 over the seven Active Duty maps, for veto_set. */
-const SET_STEPS: VetoStep[] = [
-  { type: 'ban', team: 'A', map: 'de_ancient' },
-  { type: 'ban', team: 'B', map: 'de_anubis' },
-  { type: 'pick', team: 'A', map: 'de_dust2' },
-  { type: 'pick', team: 'B', map: 'de_inferno' },
-  { type: 'ban', team: 'A', map: 'de_mirage' },
-  { type: 'ban', team: 'B', map: 'de_nuke' },
-  { type: 'decider', map: 'de_overpass' },
-];
+const SET_STEPS = BO3_ACTIVE_DUTY;
 const SET_BO3: VetoSessionEvent = {
   type: 'veto.set',
   boFormat: 'bo3',
