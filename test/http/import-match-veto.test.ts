@@ -4,6 +4,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { type BuildOptions, build, command, get } from '../helpers/build.ts';
 import {
+  asMatchV2,
+  type DataApiMatch,
+  dataApiPath,
+  history,
+  historyPath,
+  matchV2Path,
+  type Vote,
+} from '../import/faceit-builders.ts';
+import {
   fixtureJson,
   fixtureText,
   html,
@@ -225,66 +234,6 @@ const hltvRoute = (page: { path: string; file: string }) => ({ [page.path]: html
 // ---------------------------------------------------------------------------------------------
 // FACEIT fixtures: the real Data API v4 match objects, with veto histories written in the
 // democracy history's shape (the fixture history belongs to another match; see test/import/faceit.test.ts).
-
-type DataApiMatch = {
-  match_id: string;
-  status: string;
-  best_of: number;
-  scheduled_at?: number;
-  started_at?: number;
-  teams: Record<string, { faction_id: string; name: string; avatar: string }>;
-  voting?: unknown;
-};
-type Vote = [map: string, status: 'drop' | 'pick', by: 'faction1' | 'faction2'];
-
-function history(matchId: string, votes: Vote[]) {
-  return {
-    payload: {
-      match_id: matchId,
-      tickets: [
-        {
-          entities: votes.map(([guid, status, by], index) => ({
-            guid,
-            status,
-            random: false,
-            round: index + 1,
-            selected_by: by,
-          })),
-          entity_type: 'map',
-          vote_type: 'drop_pick',
-        },
-      ],
-    },
-  };
-}
-
-/** The internal match v2 answer (`{ code, result, payload }`, camelCase) for a Data API object. */
-function asMatchV2(match: DataApiMatch) {
-  const faction = (key: 'faction1' | 'faction2') => {
-    const team = match.teams[key];
-    if (team === undefined) throw new Error(`fixture has no ${key}`);
-    return { id: team.faction_id, name: team.name, avatar: team.avatar, roster: [] };
-  };
-  const iso = (seconds: number | undefined) => (seconds ? new Date(seconds * 1000).toISOString() : undefined);
-  return {
-    code: 'OPERATION-OK',
-    result: 'OK',
-    payload: {
-      id: match.match_id,
-      state: match.status,
-      status: match.status,
-      teams: { faction1: faction('faction1'), faction2: faction('faction2') },
-      voting: match.voting,
-      matchCustom: { overview: { round: { to_play: match.best_of, to_win: Math.ceil(match.best_of / 2) } } },
-      ...(match.scheduled_at ? { scheduledAt: iso(match.scheduled_at) } : {}),
-      ...(match.started_at ? { startedAt: iso(match.started_at) } : {}),
-    },
-  };
-}
-
-const dataApiPath = (id: string) => `/data/v4/matches/${id}`;
-const matchV2Path = (id: string) => `/api/match/v2/match/${id}`;
-const historyPath = (id: string) => `/api/democracy/v1/match/${id}/history`;
 
 const FACEIT = {
   eu: {

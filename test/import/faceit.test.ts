@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { explainSteps } from '../../machines/veto-rules.ts';
 import { faceitVetoSteps, readFaceitHistory } from '../../src/import/faceit.ts';
 import {
+  asMatchV2,
+  type DataApiMatch,
+  dataApiPath,
+  history,
+  historyPath,
+  matchV2Path,
+  type Vote,
+} from './faceit-builders.ts';
+import {
   currentSourceServer,
   failureOf,
   fixtureJson,
@@ -17,14 +26,6 @@ import {
  * in the last round, or leave it out.
  */
 
-type DataApiMatch = {
-  match_id: string;
-  status: string;
-  best_of: number;
-  started_at?: number;
-  [key: string]: unknown;
-};
-
 const FINISHED_EU = fixtureJson<DataApiMatch>(
   'faceit_data-v4-match_FINISHED_bo3_eu__eggosystem__validMatchDetailsMatchDemoReady.json',
 );
@@ -39,61 +40,6 @@ const SCHEDULED = fixtureJson<DataApiMatch>(
 );
 const HISTORY_FIXTURE = fixtureJson('faceit_democracy-v1-history__eggosystem__match-team-map-veto-test.json');
 const HISTORY_FIXTURE_ID = '1-ff5e99c3-0765-4173-ba2a-398987b1b3ef';
-
-type Vote = [guid: string, status: 'drop' | 'pick', by: 'faction1' | 'faction2'];
-
-function history(matchId: string, votes: Vote[]) {
-  return {
-    payload: {
-      match_id: matchId,
-      tickets: [
-        {
-          entities: [{ guid: 'Chicago', status: 'pick', random: false, round: 1, selected_by: 'faction1' }],
-          entity_type: 'location',
-          vote_type: 'drop_pick',
-        },
-        {
-          entities: votes.map(([guid, status, by], index) => ({
-            guid,
-            status,
-            random: false,
-            round: index + 1,
-            selected_by: by,
-          })),
-          entity_type: 'map',
-          vote_type: 'drop_pick',
-        },
-      ],
-    },
-  };
-}
-
-/** The internal match v2 shape (`{ code, result, payload }`, camelCase, format in matchCustom) for a Data API object. */
-function asMatchV2(match: DataApiMatch) {
-  const teams = match.teams as Record<string, { faction_id: string; name: string; avatar: string }>;
-  const faction = (key: string) => {
-    const team = teams[key];
-    if (team === undefined) throw new Error(`fixture has no ${key}`);
-    return { id: team.faction_id, name: team.name, avatar: team.avatar, roster: [] };
-  };
-  return {
-    code: 'OPERATION-OK',
-    result: 'OK',
-    payload: {
-      id: match.match_id,
-      state: match.status,
-      status: match.status,
-      teams: { faction1: faction('faction1'), faction2: faction('faction2') },
-      voting: match.voting,
-      matchCustom: { overview: { round: { to_play: match.best_of, to_win: Math.ceil(match.best_of / 2) } } },
-      ...(match.started_at ? { startedAt: new Date(match.started_at * 1000).toISOString() } : {}),
-    },
-  };
-}
-
-const dataApiPath = (id: string) => `/data/v4/matches/${id}`;
-const matchV2Path = (id: string) => `/api/match/v2/match/${id}`;
-const historyPath = (id: string) => `/api/democracy/v1/match/${id}/history`;
 
 const importer = (routes: Record<string, Route>, withKey: boolean) => importerFor(routes, { withKey });
 
@@ -235,7 +181,7 @@ describe('FACEIT import without a key (internal match v2)', () => {
       { type: 'ban', team: 'A', map: 'de_inferno' },
       { type: 'decider', map: 'de_overpass' },
     ]);
-    expect(veto.matchTime).toBe('2025-07-26T00:25:51.000Z');
+    expect(veto.matchTime).toBe('2025-07-25T23:00:00.000Z');
     expect(currentSourceServer()?.count('/data/v4')).toBe(0);
     expect(currentSourceServer()?.requests[0]?.headers.authorization).toBeUndefined();
   });
