@@ -19,7 +19,7 @@ export interface HubEvent {
 export type HubEvents = {
   /** A client-visible change or notification. */
   event: HubEvent;
-  /** Any actor changed (also changes no client sees): the persistence listens to this. */
+  /** An actor whose state is saved changed (also a change no client sees): the persistence listens. */
   changed: undefined;
 };
 
@@ -106,7 +106,7 @@ export class StateHub {
     return { ...this.#hud, revision: this.#revision };
   }
 
-  /** How many times any actor changed: a command that moves it must be saved before it answers. */
+  /** How many times a saved actor changed: a command that moves it must be saved before it answers. */
   get changes(): number {
     return this.#changes;
   }
@@ -155,8 +155,11 @@ export class StateHub {
     if (this.#dirty.size === 0) return;
     const dirty = this.#dirty;
     this.#dirty = new Set();
-    this.#changes++;
-    this.emitter.emit('changed', undefined);
+    // The OBS connection is not saved (it is rebuilt on start): its retries cost no disk writes.
+    if ([...dirty].some((key) => key !== 'obs')) {
+      this.#changes++;
+      this.emitter.emit('changed', undefined);
+    }
 
     const events: Array<{ event: string; data: unknown }> = [];
     if (HUD_SOURCES.some((key) => dirty.has(key))) {
