@@ -5,7 +5,6 @@ import { pino } from 'pino';
 import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
 import { defaultDataDir } from './data-dir.ts';
 import { importSourcesFromEnv } from './import/import-sources.ts';
-import { startInspector } from './inspector.ts';
 import { DEFAULT_PORT, startServer } from './server.ts';
 import { TOKEN_FILE } from './service.ts';
 
@@ -66,8 +65,11 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'token') return printToken(port, dataDir, values.regenerate ?? false);
   if (command === 'lan') return switchLan(port, positionals[1]);
 
+  // Loaded only when asked for: the inspector client is not part of a normal start.
   const inspector = values.inspect
-    ? await startInspector({ port: portOf(values['inspect-port'], DEFAULT_PORT + 1, '--inspect-port') })
+    ? await import('./inspector.ts').then(({ startInspector }) =>
+        startInspector({ port: portOf(values['inspect-port'], DEFAULT_PORT + 1, '--inspect-port') }),
+      )
     : null;
   const logger = pino({ level: values['log-level'] ?? 'info', redact: ['*.password', '*.token', 'token'] });
   const env = process.env;

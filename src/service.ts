@@ -24,7 +24,7 @@ import type { HudSystem } from './hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
 import type { ImportSources } from './import/import-sources.ts';
 import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
-import { createMatchImporter } from './import/match-importer.ts';
+import type { MatchImporter } from './import/match-importer.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
 import { RecentRequests } from './recent-requests.ts';
 import type { SavedState, Settings } from './saved-state.ts';
@@ -163,14 +163,18 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let saved = await StateStore.load(file, logger);
   let settings = settingsFrom(saved, options.overrides);
 
-  const createImporter = (sources: Settings['sources']) =>
-    createMatchImporter({
-      sources: { ...sources, ...defined({ faceitApiKey: options.faceitApiKey }) },
-      ...defined({ timeoutMs: options.importTimeoutMs }),
-    });
-  let importer = createImporter(settings.sources);
-  const matchImport = fromPromise<ImportedVeto, ImportRequest>(({ input, signal }) =>
-    importer.importMatch(input, signal),
+  // The importers (and their HTML parser) load on the first import, not at start-up; a change of
+  // the source settings makes the next import use a new one.
+  let importer: Promise<MatchImporter> | null = null;
+  const currentImporter = () =>
+    (importer ??= import('./import/match-importer.ts').then(({ createMatchImporter }) =>
+      createMatchImporter({
+        sources: { ...settings.sources, ...defined({ faceitApiKey: options.faceitApiKey }) },
+        ...defined({ timeoutMs: options.importTimeoutMs }),
+      }),
+    ));
+  const matchImport = fromPromise<ImportedVeto, ImportRequest>(async ({ input, signal }) =>
+    (await currentImporter()).importMatch(input, signal),
   );
   const live = supervisorMachine.provide({
     actors: {
@@ -239,7 +243,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       };
       settings = next;
       if (changes.obs) hud.send('obs', { type: 'obs.configure', ...next.obs });
-      if (changes.sources) importer = createImporter(next.sources);
+      if (changes.sources) importer = null;
       events.emit('settings', next);
       await store.requestSave();
       return next;
