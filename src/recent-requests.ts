@@ -12,19 +12,22 @@ export interface RequestRecord {
 
 export const RECENT_REQUESTS = 300;
 
+type Stamped = Omit<RequestRecord, 'time'> & { at: number };
+
 /** A ring of the last RECENT_REQUESTS records, oldest overwritten first. */
 export class RecentRequests {
-  readonly #ring: RequestRecord[] = [];
+  readonly #ring: Stamped[] = [];
   #next = 0;
 
-  add(record: RequestRecord): void {
-    this.#ring[this.#next] = record;
+  /** Stamps the record with the time now (formatted only when the list is read). */
+  add(record: Omit<RequestRecord, 'time'>): void {
+    this.#ring[this.#next] = { ...record, at: Date.now() };
     this.#next = (this.#next + 1) % RECENT_REQUESTS;
   }
 
   /** Newest first. */
   list(): RequestRecord[] {
-    const ordered = [...this.#ring.slice(this.#next), ...this.#ring.slice(0, this.#next)];
-    return ordered.reverse();
+    const ordered = [...this.#ring.slice(this.#next), ...this.#ring.slice(0, this.#next)].reverse();
+    return ordered.map(({ at, ...record }) => ({ time: new Date(at).toISOString(), ...record }));
   }
 }

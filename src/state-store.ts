@@ -18,6 +18,7 @@ const FSYNC_DELAY_MS = 1_000;
 export class StateStore {
   readonly #writer: Writer;
   #pending: Promise<void> | null = null;
+  #writing: Promise<void> = Promise.resolve();
   #fsyncTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -68,18 +69,26 @@ export class StateStore {
     return data;
   }
 
-  /** Asks for a write of the current state; resolves once that state is with the operating system. */
+  /**
+   * Asks for a write of the current state; resolves once that state is with the operating system.
+   * One write at a time: the next one starts when the previous has finished and takes every change
+   * made meanwhile. (Handing steno a write while one runs would chain the first caller's promise to
+   * every write queued behind it, so under steady load an answer could wait for seconds.)
+   */
   requestSave(): Promise<void> {
-    this.#pending ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      this.#pending = null;
-      return this.#write();
-    });
+    this.#pending ??= this.#writing
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => {
+        this.#pending = null;
+        this.#writing = this.#write();
+        return this.#writing;
+      });
     return this.#pending;
   }
 
   /** Resolves when every change requested so far has been written. */
   saved(): Promise<void> {
-    return this.#pending ?? Promise.resolve();
+    return this.#pending ?? this.#writing;
   }
 
   /** Writes now and syncs to disk: on shutdown. */

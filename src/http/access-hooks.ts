@@ -1,6 +1,8 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decideAccess } from '../access/access-policy.ts';
 import { extractQueryToken, extractToken } from '../access/access-token.ts';
+import type { AddressClass } from '../access/address-class.ts';
 import { canonicalAddress, classifyAddress } from '../access/address-class.ts';
 import { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
@@ -43,47 +45,81 @@ export function registerAccess(app: FastifyInstance, service: Service): void {
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    const address = canonicalAddress(request.socket?.remoteAddress) ?? request.ip;
-    const path = request.url.split('?')[0] ?? '';
     const record = {
-      time: new Date().toISOString(),
       transport: 'http' as const,
-      request: `${request.method} ${path}`,
+      request: `${request.method} ${request.url.split('?')[0] ?? ''}`,
       status: reply.statusCode,
-      address,
+      address: peerOf(request.socket, request.ip).address,
     };
     service.recent.add(record);
     request.log.info(record, 'request');
   });
 }
 
+interface Peer {
+  class: AddressClass;
+  /** Canonical form: IPv4-mapped addresses as IPv4, no zone id. */
+  address: string;
+}
+
+const peers = new WeakMap<Socket, Peer>();
+
+/** The class and address of a connection's peer, worked out once per connection, not per request. */
+export function peerOf(socket: Socket | undefined, fallback: string): Peer {
+  if (!socket) return { class: 'outside', address: fallback };
+  let peer = peers.get(socket);
+  if (!peer) {
+    peer = {
+      class: classifyAddress(socket.remoteAddress),
+      address: canonicalAddress(socket.remoteAddress) ?? fallback,
+    };
+    peers.set(socket, peer);
+  }
+  return peer;
+}
+
+const originRefusal = () =>
+  new ServiceError(
+    'forbidden',
+    'requests from web pages (with an Origin header) may only read /health, /api/presets and /api/actions',
+  );
+
+function refusesOrigin(request: FastifyRequest, route: string, upgrade: boolean): boolean {
+  if (request.headers.origin === undefined) return false;
+  const reading = request.method === 'GET' || request.method === 'HEAD';
+  return upgrade || !reading || !ORIGIN_ALLOWED.has(route);
+}
+
 async function refusalOf(request: FastifyRequest, service: Service): Promise<ServiceError | null> {
-  const address = request.socket?.remoteAddress;
-  // The route the router matched, not the raw URL: /%69nternal/token and /gsi/ reach the same handlers.
-  const route = request.routeOptions.url ?? '';
-  const path = request.url.split('?')[0] ?? '';
   if (!isOwnHost(request.headers.host)) {
     return new ServiceError(
       'forbidden',
       `Host ${request.headers.host} is not this machine: use its address or name`,
     );
   }
-  const remote = classifyAddress(address) !== 'loopback';
-  request.remote = remote;
-  if (remote && isLocalOnly(route))
+  const peer = peerOf(request.socket, request.ip);
+  const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
+  // The route the router matched, not the raw URL: /%69nternal/token and /gsi/ reach the same handlers.
+  // Read only when needed: Fastify builds the object on every read.
+  const needsRoute = peer.class !== 'loopback' || request.headers.origin !== undefined;
+  const route = needsRoute ? (request.routeOptions.url ?? '') : '';
+  if (peer.class === 'loopback') return refusesOrigin(request, route, upgrade) ? originRefusal() : null;
+
+  request.remote = true;
+  const path = request.url.split('?')[0] ?? '';
+  if (isLocalOnly(route))
     return new ServiceError('forbidden', `${path} is only for programs on this machine`);
   try {
-    await service.rateLimit.consume(address);
+    await service.rateLimit.consume(peer.address);
   } catch (error) {
     if (error instanceof ServiceError) return error;
     throw error;
   }
 
-  const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
   const presentedToken =
     extractToken(request.headers) ?? (upgrade ? extractQueryToken(request.url) : undefined);
   const { lanMode } = service.settings();
-  const decision = decideAccess({ address, lanMode, token: service.token(), presentedToken });
+  const decision = decideAccess({ address: peer.address, lanMode, token: service.token(), presentedToken });
   if (!decision.allow) {
     // A WebSocket from the local network may still bring its token in its first message; a wrong
     // one is refused after the upgrade, with close code 4401, as the spec says.
@@ -91,14 +127,6 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
     request.wsAuth = presentedToken === undefined ? 'awaiting' : 'rejected';
   }
 
-  if (request.headers.origin !== undefined) {
-    const reading = request.method === 'GET' || request.method === 'HEAD';
-    if (upgrade || !reading || !ORIGIN_ALLOWED.has(route)) {
-      return new ServiceError(
-        'forbidden',
-        'requests from web pages (with an Origin header) may only read /health, /api/presets and /api/actions',
-      );
-    }
-  }
+  if (refusesOrigin(request, route, upgrade)) return originRefusal();
   return null;
 }

@@ -3,8 +3,8 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { tokensEqual } from '../access/access-token.ts';
-import { canonicalAddress } from '../access/address-class.ts';
 import { ServiceError } from '../errors.ts';
+import { peerOf } from '../http/access-hooks.ts';
 import { toServiceError } from '../http/error-envelope.ts';
 import type { Service } from '../service.ts';
 import type { HubEvent } from '../state-hub.ts';
@@ -85,7 +85,6 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
 
   const record = (client: Client, request: string, status: number, error?: string) => {
     const entry = {
-      time: new Date().toISOString(),
       transport: 'ws' as const,
       request,
       status,
@@ -199,7 +198,7 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
   const wsHandler = (socket: WebSocket, request: FastifyRequest) => {
     const client: Client = {
       socket,
-      address: canonicalAddress(request.socket?.remoteAddress) ?? request.ip,
+      address: peerOf(request.socket, request.ip).address,
       remote: request.remote,
       authenticated: false,
       alive: true,
