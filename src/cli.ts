@@ -98,13 +98,15 @@ async function main(argv: string[]): Promise<void> {
     ...(sources.faceitApiKey ? { faceitApiKey: sources.faceitApiKey } : {}),
     ...(inspector ? { inspect: inspector.inspect } : {}),
   });
-  if (inspector) server.app.addHook('onClose', () => inspector.close());
   process.stdout.write(`hud-automation ready\n  HTTP      ${server.httpUrl}\n  WebSocket ${server.wsUrl}\n`);
   if (inspector) process.stdout.write(`  Inspector ${inspector.url}\n`);
 
   const stop = (signal: string) => {
     logger.info({ signal }, 'stopping: saving the state');
-    server.close().then(
+    server
+      .close()
+      .then(() => inspector?.close())
+      .then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'could not stop cleanly');

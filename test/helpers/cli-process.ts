@@ -13,9 +13,13 @@ export interface CliProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `hud-automation serve` as its own process (through tsx) and waits for its ready line. */
-export async function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], {
+/**
+ * Runs `hud-automation serve` as its own process and waits for its ready line: the sources through
+ * tsx, or a built bundle when `built` names one.
+ */
+export async function startCli(args: string[], env: NodeJS.ProcessEnv = {}, built?: string): Promise<CliProcess> {
+  const entry = built ? [built] : ['--import', 'tsx', CLI];
+  const child = spawn(process.execPath, [...entry, 'serve', '--port', '0', ...args], {
     env: { ...process.env, ...env },
   });
   let output = '';
