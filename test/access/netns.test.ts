@@ -6,6 +6,7 @@ import { WebSocketServer } from 'ws';
 import { canonicalAddress, classifyAddress } from '../../src/access/address-class.ts';
 import { RateLimit, type RateLimitedError } from '../../src/access/rate-limit.ts';
 import { createTestNetwork, netnsSkipReason, runInNamespace, type TestNetwork } from '../helpers/netns.ts';
+import ipaddr from 'ipaddr.js';
 
 const skip = netnsSkipReason();
 
@@ -107,8 +108,9 @@ describe.skipIf(skip)(`network namespace harness${skip ? ` (skipped: ${skip})` :
     expect(net.lan.address).toBe(`10.231.0.${net.slot * 4 + 2}`);
     expect(net.lan.serverAddress).toBe(`10.231.0.${net.slot * 4 + 1}`);
     expect(net.outside.address).toBe(`198.51.100.${net.slot * 4 + 2}`);
-    expect(net.lan6.address).toBe(`fd00:231:0:${net.slot.toString(16)}::2`);
-    expect(net.outside6.address).toBe(`2001:db8:231:${net.slot.toString(16)}::2`);
+    const canonical = (text: string) => ipaddr.IPv6.parse(text).toRFC5952String();
+    expect(net.lan6.address).toBe(canonical(`fd00:231:0:${net.slot.toString(16)}::2`));
+    expect(net.outside6.address).toBe(canonical(`2001:db8:231:${net.slot.toString(16)}::2`));
     expect(net.linkLocal.address).toBe('fe80::2');
   });
 

@@ -561,7 +561,9 @@ interface LinkPlan {
 
 function planSlot(slot: number, pid: number): LinkPlan[] {
   const v4 = (network: string, last: number) => `${network}.${slot * 4 + last}`;
-  const v6 = (prefix: string, last: number) => `${prefix}:${slot.toString(16)}::${last}`;
+  // In the form the kernel reports (RFC 5952): slot 0 gives fd00:231::2, not fd00:231:0:0::2.
+  const v6 = (prefix: string, last: number) =>
+    ipaddr.IPv6.parse(`${prefix}:${slot.toString(16)}::${last}`).toRFC5952String();
   const link = (host: LinkPlan['host'], suffix: string, namespace: string) => ({
     host,
     rootInterface: `hud${slot}${suffix}`,
