@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Caller } from './commands/command.ts';
 import { checkPayload } from './dispatcher.ts';
 import { ServiceError } from './errors.ts';
-import { registerAccess, sendError } from './http/access-hooks.ts';
+import { peerOf, registerAccess, sendError } from './http/access-hooks.ts';
 import { toServiceError } from './http/error-envelope.ts';
 import { rebind } from './http/listen.ts';
 import type { Settings } from './saved-state.ts';
@@ -32,7 +32,7 @@ export interface AppOptions {
 }
 
 export function callerOf(request: FastifyRequest): Caller {
-  return { transport: 'http', address: request.socket?.remoteAddress ?? request.ip };
+  return { transport: 'http', address: peerOf(request.socket, request.ip).address };
 }
 
 /** The HTTP face of the service: thin routes over the dispatcher and the views. */

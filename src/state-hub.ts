@@ -14,6 +14,8 @@ export interface HubEvent {
   event: string;
   revision: number;
   data: unknown;
+  /** `data` as JSON when the hub already serialised it to detect the change: senders reuse it. */
+  dataJson?: string;
 }
 
 export type HubEvents = {
@@ -161,7 +163,7 @@ export class StateHub {
       this.emitter.emit('changed', undefined);
     }
 
-    const events: Array<{ event: string; data: unknown }> = [];
+    const events: Array<{ event: string; data: unknown; dataJson?: string }> = [];
     if (HUD_SOURCES.some((key) => dirty.has(key))) {
       const next = hudStateOf(this.#snapshots, this.#revision);
       const changed = changedFields(this.#hud, next);
@@ -174,12 +176,11 @@ export class StateHub {
       const json = JSON.stringify(data);
       if (json === this.#lastJson.get(view.event)) continue;
       this.#lastJson.set(view.event, json);
-      events.push({ event: view.event, data });
+      events.push({ event: view.event, data, dataJson: json });
     }
     if (events.length === 0) return;
     this.#revision++;
-    for (const { event, data } of events)
-      this.emitter.emit('event', { event, revision: this.#revision, data });
+    for (const event of events) this.emitter.emit('event', { ...event, revision: this.#revision });
   }
 }
 

@@ -76,9 +76,10 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
   };
   const send = (client: Client, message: ServerMessage) => sendText(client, JSON.stringify(message));
 
-  const broadcast = (event: HubEvent) => {
-    // One of EVENT_MESSAGES (the protocol tests check every message against ServerMessage).
-    const text = JSON.stringify({ type: 'event', ...event });
+  const broadcast = ({ event, revision, data, dataJson }: HubEvent) => {
+    // One of EVENT_MESSAGES (the protocol tests check every message against ServerMessage). The
+    // data is serialised once: the hub's own JSON of it when it has one.
+    const text = `{"type":"event","event":${JSON.stringify(event)},"revision":${revision},"data":${dataJson ?? JSON.stringify(data)}}`;
     for (const client of clients) if (client.authenticated) sendText(client, text);
   };
   service.hub.emitter.on('event', broadcast);
