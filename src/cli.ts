@@ -107,12 +107,12 @@ async function main(argv: string[]): Promise<void> {
       .close()
       .then(() => inspector?.close())
       .then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'could not stop cleanly');
-        process.exit(1);
-      },
-    );
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'could not stop cleanly');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -125,14 +125,31 @@ function portOf(text: string | undefined, fallback: number, flag: string): numbe
   return port;
 }
 
-/** Asks the running server (the panel's loopback API); without one, reads or replaces the token file itself. */
+/** A call to the running server's panel API on loopback; its `ok: false` answers become errors. */
+async function askPanel<T>(
+  port: number,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<T & { ok: true }> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  const answer = (await response.json()) as T & { ok: boolean; message?: string };
+  if (!answer.ok) throw new Error(answer.message ?? `the server answered ${response.status}`);
+  return answer as T & { ok: true };
+}
+
+/** Asks the running server; without one, reads or replaces the token file itself. */
 async function printToken(port: number, dataDir: string, regenerate: boolean): Promise<void> {
-  const url = `http://127.0.0.1:${port}/internal/token${regenerate ? '/regenerate' : ''}`;
   try {
-    const response = await fetch(url, { method: regenerate ? 'POST' : 'GET' });
-    const body = (await response.json()) as { ok: boolean; token?: string; message?: string };
-    if (!body.ok || !body.token) throw new Error(body.message ?? `the server answered ${response.status}`);
-    process.stdout.write(`${body.token}\n`);
+    const { token } = regenerate
+      ? await askPanel<{ token: string }>(port, 'POST', '/internal/token/regenerate')
+      : await askPanel<{ token: string }>(port, 'GET', '/internal/token');
+    process.stdout.write(`${token}\n`);
   } catch (error) {
     if (!isConnectionRefused(error)) throw error;
     const file = join(dataDir, TOKEN_FILE);
@@ -142,13 +159,7 @@ async function printToken(port: number, dataDir: string, regenerate: boolean): P
 
 async function switchLan(port: number, mode: string | undefined): Promise<void> {
   if (mode !== 'on' && mode !== 'off') throw new Error('usage: hud-automation lan on|off');
-  const response = await fetch(`http://127.0.0.1:${port}/internal/settings`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ lanMode: mode === 'on' }),
-  });
-  const body = (await response.json()) as { ok: boolean; message?: string };
-  if (!body.ok) throw new Error(body.message ?? `the server answered ${response.status}`);
+  await askPanel(port, 'POST', '/internal/settings', { lanMode: mode === 'on' });
   process.stdout.write(`local network mode ${mode}\n`);
 }
 
