@@ -26,7 +26,9 @@ describe('the built CLI', () => {
   it('serves HTTP and WebSocket, knows its version, and loads the importers when first used', async () => {
     const page = '/matches/2388098/b8-vs-falcons-starladder-budapest-major-2025';
     const hltv = await startSourceServer({
-      [page]: html(fixtureText('hltv_match_2388098_b8-vs-falcons_bo1__qa-hltv-parser__teamsbox-and-maps.html')),
+      [page]: html(
+        fixtureText('hltv_match_2388098_b8-vs-falcons_bo1__qa-hltv-parser__teamsbox-and-maps.html'),
+      ),
     });
     const cli = await startCli(
       ['--headless', '--no-obs', '--data-dir', await tempDir(), '--log-level', 'warn'],
@@ -34,14 +36,21 @@ describe('the built CLI', () => {
       `${ROOT}${OUT}/cli.js`,
     );
     try {
-      expect(await (await fetch(`${cli.httpUrl}/health`)).json()).toEqual({ ok: true, service: 'hud-automation' });
+      expect(await (await fetch(`${cli.httpUrl}/health`)).json()).toEqual({
+        ok: true,
+        service: 'hud-automation',
+      });
       const { version } = JSON.parse(await readFile(`${ROOT}package.json`, 'utf8'));
       const client = await connect(cli.httpUrl.replace('http', 'ws'));
       expect(await client.next()).toMatchObject({ type: 'hello', version });
       client.close();
       const imported = await post(cli.httpUrl, 'import_match_veto', { url: `https://www.hltv.org${page}` });
       expect(imported.status).toBe(200);
-      expect(imported.body.result).toMatchObject({ provider: 'hltv', boFormat: 'bo1', teamA: { name: 'B8' } });
+      expect(imported.body.result).toMatchObject({
+        provider: 'hltv',
+        boFormat: 'bo1',
+        teamA: { name: 'B8' },
+      });
     } finally {
       cli.child.kill('SIGTERM');
       expect((await cli.exited).code).toBe(0);
@@ -51,7 +60,17 @@ describe('the built CLI', () => {
 
   it('starts the inspector relay with --inspect', async () => {
     const cli = await startCli(
-      ['--headless', '--no-obs', '--data-dir', await tempDir(), '--log-level', 'warn', '--inspect', '--inspect-port', '0'],
+      [
+        '--headless',
+        '--no-obs',
+        '--data-dir',
+        await tempDir(),
+        '--log-level',
+        'warn',
+        '--inspect',
+        '--inspect-port',
+        '0',
+      ],
       {},
       `${ROOT}${OUT}/cli.js`,
     );

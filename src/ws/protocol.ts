@@ -70,7 +70,6 @@ export const SnapshotRequest = Type.Object(
 
 export const ClientMessage = Type.Union([TriggerMessage, PingMessage, SnapshotRequest, AuthMessage]);
 export type ClientMessage = Static<typeof ClientMessage>;
-type MessageId = Static<typeof Id>;
 
 const Revision = Type.Integer({ minimum: 0 });
 const NullableId = Type.Union([Id, Type.Null()]);

@@ -1,12 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { canonicalAddress, classifyAddress } from '../../src/access/address-class.ts';
 import { RateLimit, type RateLimitedError } from '../../src/access/rate-limit.ts';
 import { createTestNetwork, netnsSkipReason, runInNamespace, type TestNetwork } from '../helpers/netns.ts';
-import ipaddr from 'ipaddr.js';
 
 const skip = netnsSkipReason();
 

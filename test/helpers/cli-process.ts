@@ -17,7 +17,11 @@ export interface CliProcess {
  * Runs `hud-automation serve` as its own process and waits for its ready line: the sources through
  * tsx, or a built bundle when `built` names one.
  */
-export async function startCli(args: string[], env: NodeJS.ProcessEnv = {}, built?: string): Promise<CliProcess> {
+export async function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  built?: string,
+): Promise<CliProcess> {
   const entry = built ? [built] : ['--import', 'tsx', CLI];
   const child = spawn(process.execPath, [...entry, 'serve', '--port', '0', ...args], {
     env: { ...process.env, ...env },
