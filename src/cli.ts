@@ -98,9 +98,6 @@ async function main(argv: string[]): Promise<void> {
     ...(sources.faceitApiKey ? { faceitApiKey: sources.faceitApiKey } : {}),
     ...(inspector ? { inspect: inspector.inspect } : {}),
   });
-  process.stdout.write(`hud-automation ready\n  HTTP      ${server.httpUrl}\n  WebSocket ${server.wsUrl}\n`);
-  if (inspector) process.stdout.write(`  Inspector ${inspector.url}\n`);
-
   const stop = (signal: string) => {
     logger.info({ signal }, 'stopping: saving the state');
     server
@@ -116,6 +113,11 @@ async function main(argv: string[]): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Announced last, in one write: whoever reads it can stop the server and knows every address.
+  const inspectorLine = inspector ? `  Inspector ${inspector.url}\n` : '';
+  process.stdout.write(
+    `hud-automation ready\n  HTTP      ${server.httpUrl}\n  WebSocket ${server.wsUrl}\n${inspectorLine}`,
+  );
 }
 
 function portOf(text: string | undefined, fallback: number, flag: string): number {
