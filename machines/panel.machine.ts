@@ -1,9 +1,13 @@
 import { assign, setup } from 'xstate';
 
+/** Where player stats come from: two third-party providers and the game's own data. */
+export const STATS_PROVIDERS = ['platform_a', 'platform_b', 'live'] as const;
+export type StatsProvider = (typeof STATS_PROVIDERS)[number];
+
 /** What show_player_stats asks the stats panel to show. */
 export interface PlayerStatsRequest {
   slot: number;
-  provider?: 'platform_a' | 'platform_b' | 'live';
+  provider?: StatsProvider;
   name?: string;
 }
 

@@ -12,13 +12,12 @@ import type { ProductionInput } from '../machines/production.machine.ts';
 import type { SceneWindowInput } from '../machines/scene-window.machine.ts';
 import type { VetoRevealInput } from '../machines/veto-reveal.machine.ts';
 import type { VetoSessionInput } from '../machines/veto-session.machine.ts';
+import { ProductionSchema } from './answer-schemas.ts';
 import {
   BoFormatSchema,
-  ObserverModeSchema,
-  OneOf,
-  PositionSchema,
   SceneSchema,
   SideSchema,
+  StepTypeSchema,
   TeamFormatSchema,
   TeamSchema,
 } from './schemas.ts';
@@ -26,7 +25,7 @@ import {
 export const SAVED_STATE_VERSION = 1;
 
 const Step = Type.Object({
-  type: OneOf(['ban', 'pick', 'decider'] as const),
+  type: StepTypeSchema,
   team: Type.Optional(SideSchema),
   map: Type.String(),
 });
@@ -69,18 +68,7 @@ const VetoSession = Type.Object({
   ]),
 });
 
-const Overlay = Type.Object({ enabled: Type.Boolean(), position: PositionSchema });
 const Panel = Type.Object({ visible: Type.Union([Type.Boolean(), Type.Null()]) });
-
-export const ProductionSchema = Type.Object({
-  sponsorOverlay: Overlay,
-  eventBadge: Overlay,
-  smartObserver: Type.Object({
-    enabled: Type.Boolean(),
-    mode: ObserverModeSchema,
-    cinematicEnabled: Type.Boolean(),
-  }),
-});
 
 export const ObsSettingsSchema = Type.Object({
   url: Type.String(),

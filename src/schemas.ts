@@ -4,7 +4,8 @@ import { FormatRegistry, Type } from '@sinclair/typebox';
 import { TEAM_FORMATS } from '../machines/match.machine.ts';
 import { OBSERVER_MODES, POSITIONS } from '../machines/production.machine.ts';
 import { SCENES } from '../machines/scene-window.machine.ts';
-import { BO_FORMATS, POOL_SIZE } from '../machines/veto-rules.ts';
+import { STATS_PROVIDERS } from '../machines/panel.machine.ts';
+import { BO_FORMATS, POOL_SIZE, STEP_TYPES } from '../machines/veto-rules.ts';
 
 FormatRegistry.Set('url', (value) => {
   try {
@@ -54,10 +55,12 @@ export const SceneSchema = OneOf(SCENES);
 export const PositionSchema = OneOf(POSITIONS);
 export const ObserverModeSchema = OneOf(OBSERVER_MODES);
 export const TeamFormatSchema = OneOf(TEAM_FORMATS);
+export const StepTypeSchema = OneOf(STEP_TYPES);
+export const StatsProviderSchema = OneOf(STATS_PROVIDERS, { description: 'Source of the stats' });
 
 export const VetoStepSchema = Type.Object(
   {
-    type: OneOf(['ban', 'pick', 'decider'] as const),
+    type: StepTypeSchema,
     team: Type.Optional(
       Type.Union([SideSchema, Type.Null()], { description: 'A or B; none for the decider' }),
     ),

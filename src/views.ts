@@ -13,6 +13,7 @@ import { nextStep, remainingMaps } from '../machines/veto-rules.ts';
 import { isSessionComplete } from '../machines/veto-session.machine.ts';
 import type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus } from './answer-schemas.ts';
 import type { SnapshotOf, Snapshots } from './hud-system.ts';
+import { PANELS } from './protocol/panels.ts';
 
 export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
 
@@ -28,18 +29,18 @@ export function hudStateOf(snapshots: Snapshots, revision: number): HudState {
   const state: HudState = {
     revision,
     roster: snapshots.host.context.roster,
-    hudWindowOpen: panelVisible(snapshots.overlay) === true,
+    hudWindowOpen: false,
     mainWindowOpen: snapshots.host.context.mainWindowOpen,
     senScene: snapshots.sceneWindow.context.scene,
     obs: obsStatusOf(snapshots.obs),
   };
-  // Panel flags stay absent until a command or the overlay has told them.
-  const scoreboard = panelVisible(snapshots.scoreboard);
-  const veto = panelVisible(snapshots.vetoPanel);
-  const stats = panelVisible(snapshots.stats);
-  if (scoreboard !== undefined) state.scoreboardVisible = scoreboard;
-  if (veto !== undefined) state.vetoVisible = veto;
-  if (stats !== undefined) state.statsVisible = stats;
+  // Panel flags stay absent until a command or the overlay has told them (the overlay window's is
+  // always there: closed until opened).
+  for (const { id, stateKey } of PANELS) {
+    const visible = panelVisible(snapshots[id]);
+    if (stateKey === 'hudWindowOpen') state.hudWindowOpen = visible === true;
+    else if (visible !== undefined) state[stateKey] = visible;
+  }
   return state;
 }
 

@@ -9,13 +9,14 @@ import { Type } from '@sinclair/typebox';
 import {
   ColorPresetSchema,
   HudStateSchema,
+  PlayerStatsSchema,
+  ProductionSchema,
   MatchSummarySchema,
   RevealViewSchema,
   VetoStatusSchema,
 } from '../answer-schemas.ts';
 import type { ErrorCode } from '../errors.ts';
 import { ERROR_STATUS } from '../errors.ts';
-import { ProductionSchema } from '../saved-state.ts';
 import { OneOf } from '../schemas.ts';
 
 export const PROTOCOL_VERSION = 1;
@@ -123,14 +124,7 @@ export const EVENT_MESSAGES = [
   eventOf(
     'stats.player',
     Type.Object({
-      player: Type.Union([
-        Type.Object({
-          slot: Type.Integer({ minimum: 0, maximum: 9 }),
-          provider: Type.Optional(OneOf(['platform_a', 'platform_b', 'live'] as const)),
-          name: Type.Optional(Type.String()),
-        }),
-        Type.Null(),
-      ]),
+      player: Type.Union([PlayerStatsSchema, Type.Null()]),
       durationMs: Type.Union([Type.Integer(), Type.Null()]),
     }),
     'The player the stats panel shows (null once it closed)',
