@@ -142,7 +142,7 @@ export const ActionDescriptorSchema = Type.Object({
   id: Type.String({ description: 'Command name' }),
   description: Type.String({ description: 'In English' }),
   needsMainWindow: Type.Boolean({ description: 'The command fails while the main window is closed' }),
-  payload: Type.Union([Type.Unsafe<TSchema>({ type: 'object' }), Type.Null()], {
+  payload: Type.Union([Type.Unsafe<TSchema>({ type: 'object', additionalProperties: true }), Type.Null()], {
     description: 'JSON Schema of the payload; null when the command takes none',
   }),
 });
@@ -154,3 +154,14 @@ export const ErrorEnvelopeSchema = Type.Object({
   error: Type.String({ description: 'Error code (docs/errors.md)' }),
   message: Type.String({ description: 'What went wrong, for a person' }),
 });
+
+/** One entry of the recent-requests list of the panel. */
+export const RequestRecordSchema = Type.Object({
+  time: Type.String({ description: 'ISO 8601' }),
+  transport: OneOf(['http', 'ws'] as const),
+  request: Type.String({ description: 'POST /api/actions/veto_select, trigger veto_select, connect …' }),
+  status: Type.Integer(),
+  error: Type.Optional(Type.String({ description: 'The error code of a failure' })),
+  address: Type.String({ description: 'The sender address' }),
+});
+export type RequestRecord = Static<typeof RequestRecordSchema>;

@@ -4,7 +4,6 @@ import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { DefaultErrorFunction, SetErrorFunction, ValueErrorType } from '@sinclair/typebox/errors';
 import { isMainWindowReady } from '../machines/host.machine.ts';
 import { coerceStrings } from './coerce.ts';
-import type { Caller } from './commands/command.ts';
 import type { CommandRegistry } from './commands/registry.ts';
 import { invalidPayload, ServiceError, unavailable } from './errors.ts';
 import type { HudSystem } from './hud-system.ts';
@@ -65,7 +64,7 @@ export class Dispatcher {
     private readonly store: SaveBarrier,
   ) {}
 
-  async dispatch(action: string, raw: unknown, caller: Caller): Promise<CommandAnswer> {
+  async dispatch(action: string, raw: unknown): Promise<CommandAnswer> {
     const entry = this.registry.get(action);
     if (!entry)
       throw new ServiceError('unknown_action', `unknown action "${action}": GET /api/actions lists them`);
@@ -74,7 +73,7 @@ export class Dispatcher {
     if (command.needsMainWindow) this.#requireMainWindow(command.id);
 
     const changesBefore = this.hub.changes;
-    const context = { hud: this.hud, hub: this.hub, caller, requestId: randomUUID() };
+    const context = { hud: this.hud, hub: this.hub, requestId: randomUUID() };
     let result = this.hub.batch(() => command.run(context, payload));
     if (result instanceof Promise) {
       result = await result;

@@ -61,17 +61,12 @@ export function startHudSystem({ input, machine = supervisorMachine, inspect }: 
     actors.set(key, ref);
   }
   const ref = (key: ActorKey) => actors.get(key) as AnyActorRef;
-  // Views read all snapshots for every answer: build the record once per change, not per read.
-  let cached: Snapshots | null = null;
-  for (const actor of actors.values()) actor.subscribe(() => (cached = null));
   return {
     actor: <K extends ActorKey>(key: K) => ref(key) as ActorOf<K>,
     send: (key, event) => ref(key).send(event),
     snapshot: <K extends ActorKey>(key: K) => ref(key).getSnapshot() as SnapshotOf<K>,
     snapshots: () =>
-      (cached ??= Object.fromEntries(
-        ACTOR_KEYS.map((key) => [key, actors.get(key)?.getSnapshot()]),
-      ) as unknown as Snapshots),
+      Object.fromEntries(ACTOR_KEYS.map((key) => [key, ref(key).getSnapshot()])) as unknown as Snapshots,
     stop: () => root.stop(),
   };
 }

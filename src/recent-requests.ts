@@ -1,14 +1,6 @@
-/** The recent requests the panel lists: when, how, what, with what result, from where. */
-export interface RequestRecord {
-  time: string;
-  transport: 'http' | 'ws';
-  /** `POST /api/actions/veto_select`, `GET /api/state`, `trigger veto_select`, `connect` … */
-  request: string;
-  status: number;
-  /** The error code of a failure; absent on success. */
-  error?: string;
-  address: string;
-}
+import type { RequestRecord } from './answer-schemas.ts';
+
+export type { RequestRecord };
 
 export const RECENT_REQUESTS = 300;
 

@@ -18,6 +18,7 @@ import {
   SceneSchema,
   SideSchema,
   StepTypeSchema,
+  strict,
   TeamFormatSchema,
   TeamSchema,
 } from './schemas.ts';
@@ -107,6 +108,30 @@ export const SavedStateSchema = Type.Object({
 
 export type SavedState = Static<typeof SavedStateSchema>;
 export type Settings = Static<typeof SettingsSchema>;
+
+/** A change of the settings that last (POST /internal/settings): at least one part, each partial. */
+export const SettingsChangeSchema = Type.Object(
+  {
+    lanMode: Type.Optional(Type.Boolean()),
+    obs: Type.Optional(Type.Partial(ObsSettingsSchema, strict)),
+    sources: Type.Optional(Type.Partial(ImportSourcesSchema, strict)),
+  },
+  { ...strict, minProperties: 1 },
+);
+export type SettingsChange = Static<typeof SettingsChangeSchema>;
+
+/** The settings as the panel shows them: the OBS password only as set or not. */
+export const PublicSettingsSchema = Type.Object({
+  lanMode: Type.Boolean(),
+  obs: Type.Object({ url: Type.String(), enabled: Type.Boolean(), passwordSet: Type.Boolean() }),
+  sources: ImportSourcesSchema,
+});
+export type PublicSettings = Static<typeof PublicSettingsSchema>;
+
+export function publicSettings(settings: Settings): PublicSettings {
+  const { password, ...obs } = settings.obs;
+  return { ...settings, obs: { ...obs, passwordSet: password !== '' } };
+}
 
 // The schema and the machines describe the same data: these fail to compile when they drift apart.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

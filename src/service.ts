@@ -27,7 +27,7 @@ import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
 import type { MatchImporter } from './import/match-importer.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
 import { RecentRequests } from './recent-requests.ts';
-import type { SavedState, Settings } from './saved-state.ts';
+import type { SavedState, Settings, SettingsChange } from './saved-state.ts';
 import { SAVED_STATE_VERSION } from './saved-state.ts';
 import { StateHub } from './state-hub.ts';
 import { moveAside, StateStore } from './state-store.ts';
@@ -59,12 +59,6 @@ export type ServiceEvents = {
   /** The access token was regenerated: remote clients must come back with the new one. */
   token: undefined;
 };
-
-export interface SettingsChange {
-  lanMode?: boolean;
-  obs?: Partial<ObsSettings>;
-  sources?: Partial<Settings['sources']>;
-}
 
 export interface Service {
   hud: HudSystem;

@@ -14,6 +14,7 @@ import { isSessionComplete } from '../machines/veto-session.machine.ts';
 import type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus } from './answer-schemas.ts';
 import type { SnapshotOf, Snapshots } from './hud-system.ts';
 import { PANELS } from './protocol/panels.ts';
+import type { Snapshot } from './ws/protocol.ts';
 
 export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
 
@@ -114,4 +115,18 @@ export function presetsOf(snapshot: SnapshotOf<'host'>): {
 
 export function productionOf(snapshot: SnapshotOf<'production'>): ProductionInput {
   return snapshot.context;
+}
+
+/** Everything a client needs to draw from scratch: what hello and a snapshot answer carry. */
+export function snapshotViewOf(hub: { snapshots(): Snapshots; hudState(): HudState }): Snapshot {
+  const snapshots = hub.snapshots();
+  const state = hub.hudState();
+  return {
+    revision: state.revision,
+    state,
+    match: matchSummaryOf(snapshots),
+    veto: vetoStatusOf(snapshots),
+    reveal: revealOf(snapshots),
+    presets: presetsOf(snapshots.host).presets,
+  };
 }

@@ -1,12 +1,13 @@
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { decideAccess } from '../access/access-policy.ts';
 import { extractQueryToken, extractToken } from '../access/access-token.ts';
 import type { AddressClass } from '../access/address-class.ts';
 import { canonicalAddress, classifyAddress } from '../access/address-class.ts';
-import { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
 import type { Service } from '../service.ts';
+import { sendError } from './error-envelope.ts';
 import { isOwnHost } from './host-check.ts';
 
 /** How a WebSocket upgrade was let in: with a good token, to send one as its first message, or to be closed 4401. */
@@ -26,16 +27,12 @@ const ORIGIN_ALLOWED = new Set(['/health', '/api/presets', '/api/actions']);
 /** The panel's API and the game's state feed: only for this machine, whatever the token. */
 const isLocalOnly = (path: string) => path.startsWith('/internal/') || path === '/gsi';
 
-export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
-  if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
-  return reply.code(error.status).send(error.toBody());
-}
-
 /**
  * Who may come in, checked before routing is acted on: the Host header, the address class, the
  * rate limit, the token and the Origin header. Every request is recorded for the panel.
  */
-export function registerAccess(app: FastifyInstance, service: Service): void {
+async function accessPlugin(app: FastifyInstance): Promise<void> {
+  const { service } = app;
   app.decorateRequest('remote', false);
   app.decorateRequest('wsAuth', 'accepted');
 
@@ -45,12 +42,13 @@ export function registerAccess(app: FastifyInstance, service: Service): void {
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    const record = {
+    const entry = {
       transport: 'http' as const,
       request: `${request.method} ${request.url.split('?')[0] ?? ''}`,
       status: reply.statusCode,
       address: peerOf(request.socket, request.ip).address,
     };
+    const record = reply.errorCode ? { ...entry, error: reply.errorCode } : entry;
     service.recent.add(record);
     request.log.info(record, 'request');
   });
@@ -130,3 +128,5 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
   if (refusesOrigin(request, route, upgrade)) return originRefusal();
   return null;
 }
+
+export default fp(accessPlugin, { name: 'access', dependencies: ['service', 'error-envelope'] });

@@ -142,6 +142,12 @@ export const EVENT_MESSAGES = [
   ),
 ] as const;
 
+/** An event message, one member per event name. */
+export type EventMessage = Static<(typeof EVENT_MESSAGES)[number]>;
+export type EventName = EventMessage['event'];
+/** The data of the event called E. */
+export type EventData<E extends EventName> = Extract<EventMessage, { event: E }>['data'];
+
 export const HelloMessage = Type.Object(
   {
     type: Type.Literal('hello'),

@@ -23,6 +23,28 @@ function raw(
 }
 
 describe('HTTP transport', () => {
+  it('a failed request keeps its error code in the recent-requests list and in the log', async () => {
+    const lines: string[] = [];
+    const server = await build({ logSink: (line) => lines.push(line) });
+    expect((await command(server, 'show_player_stats', { slot: 12 })).status).toBe(400);
+    expect((await get(server, '/api/nothing')).status).toBe(404);
+    const { body } = await get(server, '/internal/requests');
+    expect(body.requests).toContainEqual(
+      expect.objectContaining({
+        request: 'POST /api/actions/show_player_stats',
+        status: 400,
+        error: 'invalid_payload',
+      }),
+    );
+    expect(body.requests).toContainEqual(
+      expect.objectContaining({ request: 'GET /api/nothing', status: 404, error: 'not_found' }),
+    );
+    const logged = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
+    expect(logged).toContainEqual(
+      expect.objectContaining({ request: 'POST /api/actions/show_player_stats', error: 'invalid_payload' }),
+    );
+  });
+
   it('GET /health answers the service id', async () => {
     const server = await build();
     expect((await get(server, '/health')).body).toEqual({ ok: true, service: 'hud-automation' });

@@ -1,0 +1,100 @@
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { ServiceError } from '../errors.ts';
+import { toServiceError } from '../http/error-envelope.ts';
+import type { Service } from '../service.ts';
+import { snapshotViewOf } from '../views.ts';
+import type { WsClient, WsFanout } from './ws-fanout.ts';
+import type { ClientMessage } from './protocol.ts';
+import { ClientMessage as ClientMessageSchema } from './protocol.ts';
+
+const checkMessage = TypeCompiler.Compile(ClientMessageSchema);
+
+/** What the message handlers work with: the service, the connections, the request log. */
+export interface WsContext {
+  service: Service;
+  fanout: WsFanout;
+  /** Records a request for the panel's recent-requests list and the log. */
+  record(client: WsClient, request: string, status: number, error?: string): void;
+  /** Logs a fault of ours (it is answered as internal_error). */
+  fault(error: unknown, action: string): void;
+}
+
+type Handler<T extends ClientMessage['type']> = (
+  context: WsContext,
+  client: WsClient,
+  message: Extract<ClientMessage, { type: T }>,
+) => void | Promise<void>;
+
+/** One handler per message type of an authenticated client. */
+const HANDLERS: { [T in ClientMessage['type']]: Handler<T> } = {
+  async trigger({ service, fanout, record, fault }, client, message) {
+    const id = message.id ?? null;
+    const request = `trigger ${message.action}`;
+    try {
+      if (client.remote) await service.rateLimit.consume(client.address);
+      const answer = await service.dispatcher.dispatch(message.action, message.payload);
+      fanout.send(client, { type: 'result', id, action: message.action, ...answer });
+      record(client, request, 200);
+    } catch (caught) {
+      const known = toServiceError(caught);
+      if (!known) fault(caught, message.action);
+      const error = known ?? new ServiceError('internal_error', 'internal error: see the service log');
+      fanout.send(client, {
+        type: 'result',
+        id,
+        action: message.action,
+        status: error.status,
+        ...error.toBody(),
+      });
+      record(client, request, error.status, error.code);
+    }
+  },
+  ping({ service, fanout }, client, message) {
+    fanout.send(client, { type: 'pong', id: message.id ?? null, revision: service.hub.revision });
+  },
+  snapshot({ service, fanout }, client, message) {
+    fanout.send(client, { type: 'snapshot', id: message.id ?? null, snapshot: snapshotViewOf(service.hub) });
+  },
+  auth({ fanout }, client) {
+    fanout.send(client, {
+      type: 'error',
+      id: null,
+      error: 'invalid_payload',
+      message: 'already authenticated',
+    });
+  },
+};
+
+/** The parsed message, or undefined when it is not JSON (JSON itself has no undefined). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A message of an authenticated client: checked against the protocol, then handled by its type. */
+export function handleMessage(context: WsContext, client: WsClient, message: unknown): void {
+  if (message === undefined) {
+    context.fanout.send(client, {
+      type: 'error',
+      id: null,
+      error: 'invalid_payload',
+      message: 'the message is not JSON',
+    });
+    return;
+  }
+  if (!checkMessage.Check(message)) {
+    const problem = checkMessage.Errors(message).First();
+    const id = (message as { id?: unknown } | null)?.id;
+    context.fanout.send(client, {
+      type: 'error',
+      id: typeof id === 'string' || typeof id === 'number' ? id : null,
+      error: 'invalid_payload',
+      message: `not a message of the protocol (trigger, ping, snapshot)${problem ? `: ${problem.path || '/'} ${problem.message}` : ''}`,
+    });
+    return;
+  }
+  void (HANDLERS[message.type] as Handler<typeof message.type>)(context, client, message);
+}
