@@ -1,27 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
-import { DefaultErrorFunction, SetErrorFunction, ValueErrorType } from '@sinclair/typebox/errors';
 import { isMainWindowReady } from '../machines/host.machine.ts';
 import { coerceStrings } from './coerce.ts';
+import { explainPayload } from './payload-errors.ts';
 import type { CommandRegistry } from './commands/registry.ts';
 import { invalidPayload, ServiceError, unavailable } from './errors.ts';
 import type { HudSystem } from './hud-system.ts';
 import type { StateHub } from './state-hub.ts';
 import type { HudState } from './views.ts';
-
-SetErrorFunction((error) => {
-  if (error.errorType === ValueErrorType.ObjectMinProperties) {
-    const fields = Object.keys((error.schema as { properties?: object }).properties ?? {});
-    return `send at least one of ${fields.join(', ')}`;
-  }
-  if (error.errorType === ValueErrorType.ObjectAdditionalProperties) return 'unknown field';
-  if (error.errorType === ValueErrorType.ObjectRequiredProperty) return 'is required';
-  if (error.errorType === ValueErrorType.Union && error.schema.anyOf?.every((s: TSchema) => 'const' in s)) {
-    return `must be one of ${error.schema.anyOf.map((s: TSchema) => s.const).join(', ')}`;
-  }
-  return DefaultErrorFunction(error);
-});
 
 export interface CommandAnswer {
   ok: true;
@@ -47,9 +34,7 @@ export function checkPayload(id: string, check: TypeCheck<TSchema> | null, raw: 
   if (!isPlainObject(raw)) throw invalidPayload(`${id}: the payload must be a JSON object`);
   const value = coerceStrings(check.Schema(), raw);
   if (check.Check(value)) return value;
-  const error = check.Errors(value).First();
-  const field = error?.path ? error.path.slice(1).replaceAll('/', '.') : 'payload';
-  throw invalidPayload(`${id}: ${field}: ${error?.message ?? 'is not valid'}`);
+  throw invalidPayload(`${id}: ${explainPayload(check, value)}`);
 }
 
 /**

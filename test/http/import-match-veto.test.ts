@@ -703,7 +703,7 @@ describe('import_match_veto failures', () => {
     {
       what: 'an unknown field',
       payload: { url: hltvUrl(BO1), provider: 'hltv' },
-      message: /provider: unknown field/,
+      message: /unknown field provider; known fields: url, platformMatchId, apply, show$/,
     },
   ];
 
