@@ -79,8 +79,8 @@ export class Dispatcher {
     if (isMainWindowReady(host)) return;
     throw unavailable(
       host.mainWindowOpen
-        ? `${id} needs you signed in: sign in in the main application window`
-        : `${id} needs the main application window: open it and sign in`,
+        ? `${id} needs the main window signed in: sign in in the operator app (the address hud-automation printed at start)`
+        : `${id} needs the main window: open the operator app (the address hud-automation printed at start) and sign in, or start hud-automation with --headless when no operator app runs around it`,
     );
   }
 }

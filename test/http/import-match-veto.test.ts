@@ -775,7 +775,7 @@ describe('import_match_veto failures', () => {
 
     expect(answer.status).toBe(503);
     expect(answer.body).toMatchObject({ ok: false, error: 'unavailable' });
-    expect(answer.body.message).toContain('import_match_veto needs the main application window');
+    expect(answer.body.message).toContain('import_match_veto needs the main window: open the operator app');
     expect(source.requests).toHaveLength(0);
     expect(await observed(server)).toEqual(before);
   });

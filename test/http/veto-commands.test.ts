@@ -189,7 +189,8 @@ describe('veto commands', () => {
       const { status, body } = await command(server, action);
       expect(status).toBe(503);
       expect(body).toMatchObject({ ok: false, error: 'unavailable' });
-      expect(body.message).toContain('main application window');
+      expect(body.message).toContain(`${action} needs the main window: open the operator app`);
+      expect(body.message).toContain('--headless');
     }
     // The shell reports the window open but not signed in: still 503, with the other reason.
     await fetch(`${server.httpUrl}/internal/host_report`, {
