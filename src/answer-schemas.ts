@@ -158,7 +158,9 @@ export const ErrorEnvelopeSchema = Type.Object({
 /** One entry of the recent-requests list of the panel. */
 export const RequestRecordSchema = Type.Object({
   time: Type.String({ description: 'ISO 8601' }),
-  transport: OneOf(['http', 'ws'] as const),
+  transport: OneOf(['http', 'ws', 'app'] as const, {
+    description: 'http and ws: the automation server; app: the operator app',
+  }),
   request: Type.String({ description: 'POST /api/actions/veto_select, trigger veto_select, connect …' }),
   status: Type.Integer(),
   error: Type.Optional(Type.String({ description: 'The error code of a failure' })),

@@ -9,18 +9,21 @@ import actionRoutes from './http/routes/action.routes.ts';
 import internalRoutes from './http/routes/internal.routes.ts';
 import readRoutes from './http/routes/read.routes.ts';
 import servicePlugin from './http/service.plugin.ts';
+import type { SettingsChange } from './saved-state.ts';
 import type { Service } from './service.ts';
-import wsPlugin from './ws/ws.plugin.ts';
+import wsPlugin, { WS_PATHS } from './ws/ws.plugin.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 
 export interface AppOptions {
   service: Service;
   logger: Logger;
+  /** Applies a settings change to the service and the servers (the panel API of /internal/settings). */
+  applySettings(changes: SettingsChange): Promise<void>;
 }
 
 /** The HTTP and WebSocket face of the service: plugins over one service, routes thin. */
-export async function buildApp({ service, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ service, logger, applySettings }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // Requests are logged once each by the access layer, not twice by Fastify.
@@ -37,10 +40,10 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
   await app.register(jsonBodyPlugin);
   // The WebSocket plugin's hooks before the access hooks: it marks upgrade requests so that a
   // refused one's socket is closed.
-  await app.register(wsPlugin);
+  await app.register(wsPlugin, { transport: 'ws', paths: WS_PATHS });
   await app.register(accessPlugin);
   await app.register(readRoutes);
   await app.register(actionRoutes);
-  await app.register(internalRoutes);
+  await app.register(internalRoutes, { applySettings });
   return app;
 }

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
 import { defaultDataDir } from './data-dir.ts';
 import { importSourcesFromEnv } from './import/import-sources.ts';
-import { DEFAULT_PORT, startServer } from './server.ts';
+import { DEFAULT_APP_PORT, DEFAULT_PORT, startServer } from './server.ts';
 import { TOKEN_FILE } from './service.ts';
 
 const USAGE = `hud-automation: local automation server for a CS2 broadcast HUD
@@ -17,7 +17,8 @@ Usage:
 
 
 Options:
-  --port N             port for HTTP and WebSocket (default ${DEFAULT_PORT}; 0 picks a free one)
+  --port N             port of the automation server, HTTP and WebSocket (default ${DEFAULT_PORT}; 0 picks a free one)
+  --app-port N         port of the application server: the operator app and pages (default ${DEFAULT_APP_PORT})
   --data-dir DIR       where the state is kept (default: the user's data directory)
   --headless           no application shell: the main window counts as open and signed in
   --subscription       an active subscription (enables the smart observer)
@@ -40,6 +41,7 @@ async function main(argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       port: { type: 'string' },
+      'app-port': { type: 'string' },
       'data-dir': { type: 'string' },
       headless: { type: 'boolean' },
       subscription: { type: 'boolean' },
@@ -78,6 +80,7 @@ async function main(argv: string[]): Promise<void> {
   const obsPassword = values['obs-password'] ?? env.HUD_OBS_PASSWORD;
   const server = await startServer({
     port,
+    appPort: portOf(values['app-port'], DEFAULT_APP_PORT, '--app-port'),
     logger,
     dataDir,
     headless: values.headless ?? false,
@@ -115,8 +118,12 @@ async function main(argv: string[]): Promise<void> {
   process.once('SIGTERM', stop);
   // Announced last, in one write: whoever reads it can stop the server and knows every address.
   const inspectorLine = inspector ? `  Inspector ${inspector.url}\n` : '';
+  const automationLines =
+    server.service.settings().automation?.enabled === false
+      ? '  Automation server switched off (Integrations > Local automation in the operator app)\n'
+      : `  HTTP      ${server.httpUrl}\n  WebSocket ${server.wsUrl}\n`;
   process.stdout.write(
-    `hud-automation ready\n  HTTP      ${server.httpUrl}\n  WebSocket ${server.wsUrl}\n${inspectorLine}`,
+    `hud-automation ready\n  Operator app: open ${server.signInUrl()}\n${automationLines}${inspectorLine}`,
   );
 }
 

@@ -11,15 +11,25 @@ export class RecentRequests {
   readonly #ring: Stamped[] = [];
   #next = 0;
 
+  /** Called with each new record while someone shows the list live (the operator app). */
+  onAdd: ((record: RequestRecord) => void) | null = null;
+
   /** Stamps the record with the time now (formatted only when the list is read). */
   add(record: Omit<RequestRecord, 'time'>): void {
-    this.#ring[this.#next] = { ...record, at: Date.now() };
+    const stamped = { ...record, at: Date.now() };
+    this.#ring[this.#next] = stamped;
     this.#next = (this.#next + 1) % RECENT_REQUESTS;
+    this.onAdd?.(formatted(stamped));
   }
 
   /** Newest first. */
   list(): RequestRecord[] {
     const ordered = [...this.#ring.slice(this.#next), ...this.#ring.slice(0, this.#next)].reverse();
-    return ordered.map(({ at, ...record }) => ({ time: new Date(at).toISOString(), ...record }));
+    return ordered.map(formatted);
   }
 }
+
+const formatted = ({ at, ...record }: Stamped): RequestRecord => ({
+  time: new Date(at).toISOString(),
+  ...record,
+});

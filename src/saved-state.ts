@@ -83,10 +83,16 @@ export const ImportSourcesSchema = Type.Object({
   hltvUrl: Type.String(),
 });
 
+export const AutomationSettingsSchema = Type.Object({
+  enabled: Type.Boolean({ description: 'Enable local automation server: the automation port is open' }),
+});
+
 export const SettingsSchema = Type.Object({
   lanMode: Type.Boolean(),
   obs: ObsSettingsSchema,
   sources: ImportSourcesSchema,
+  // Absent in files of earlier versions: the server is on, as it was then.
+  automation: Type.Optional(AutomationSettingsSchema),
 });
 
 export const SavedStateSchema = Type.Object({
@@ -115,6 +121,7 @@ export const SettingsChangeSchema = Type.Object(
     lanMode: Type.Optional(Type.Boolean()),
     obs: Type.Optional(Type.Partial(ObsSettingsSchema, strict)),
     sources: Type.Optional(Type.Partial(ImportSourcesSchema, strict)),
+    automation: Type.Optional(Type.Partial(AutomationSettingsSchema, strict)),
   },
   { ...strict, minProperties: 1 },
 );
@@ -125,12 +132,23 @@ export const PublicSettingsSchema = Type.Object({
   lanMode: Type.Boolean(),
   obs: Type.Object({ url: Type.String(), enabled: Type.Boolean(), passwordSet: Type.Boolean() }),
   sources: ImportSourcesSchema,
+  automation: AutomationSettingsSchema,
 });
 export type PublicSettings = Static<typeof PublicSettingsSchema>;
 
 export function publicSettings(settings: Settings): PublicSettings {
   const { password, ...obs } = settings.obs;
-  return { ...settings, obs: { ...obs, passwordSet: password !== '' } };
+  return {
+    lanMode: settings.lanMode,
+    obs: { ...obs, passwordSet: password !== '' },
+    sources: settings.sources,
+    automation: { enabled: automationEnabled(settings) },
+  };
+}
+
+/** Whether the automation port should be open: on unless the operator switched it off. */
+export function automationEnabled(settings: Settings): boolean {
+  return settings.automation?.enabled ?? true;
 }
 
 // The schema and the machines describe the same data: these fail to compile when they drift apart.

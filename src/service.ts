@@ -20,6 +20,7 @@ import { RateLimit } from './access/rate-limit.ts';
 import { INTERNAL_COMMANDS } from './commands/internal.commands.ts';
 import { CommandRegistry } from './commands/registry.ts';
 import { Dispatcher } from './dispatcher.ts';
+import { MainWindow } from './main-window.ts';
 import type { HudSystem } from './hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
 import type { ImportSources } from './import/import-sources.ts';
@@ -28,6 +29,7 @@ import type { MatchImporter } from './import/match-importer.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
 import { RecentRequests } from './recent-requests.ts';
 import type { SavedState, Settings, SettingsChange } from './saved-state.ts';
+import { automationEnabled } from './saved-state.ts';
 import { SAVED_STATE_VERSION } from './saved-state.ts';
 import { StateHub } from './state-hub.ts';
 import { moveAside, StateStore } from './state-store.ts';
@@ -36,6 +38,7 @@ const mitt = mittModule as unknown as typeof mittModule.default;
 
 export const STATE_FILE = 'state.json';
 export const TOKEN_FILE = 'access-token';
+export const SIGN_IN_KEY_FILE = 'sign-in-key';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -58,6 +61,10 @@ export type ServiceEvents = {
   settings: Settings;
   /** The access token was regenerated: remote clients must come back with the new one. */
   token: undefined;
+  /** The sign-in key was regenerated: every operator app browser is signed out. */
+  signInKey: undefined;
+  /** Something the operator app's status shows changed (a server opened or closed its port). */
+  panel: undefined;
 };
 
 export interface Service {
@@ -73,6 +80,11 @@ export interface Service {
   /** The access token local-network devices must send. */
   token(): string;
   regenerateToken(): Promise<string>;
+  /** The key of the operator app's sign-in address. */
+  signInKey(): string;
+  regenerateSignInKey(): Promise<string>;
+  /** The operator app pages that make the main window open. */
+  mainWindow: MainWindow;
   rateLimit: RateLimit;
   recent: RecentRequests;
   events: Emitter<ServiceEvents>;
@@ -81,6 +93,7 @@ export interface Service {
 
 const DEFAULT_SETTINGS: Settings = {
   lanMode: false,
+  automation: { enabled: true },
   obs: defaultObsSettings,
   sources: {
     faceitUrl: DEFAULT_IMPORT_SOURCES.faceitUrl,
@@ -98,6 +111,7 @@ function settingsFrom(saved: SavedState | null, overrides: ServiceOptions['overr
     lanMode: overrides?.lanMode ?? base.lanMode,
     obs: { ...base.obs, ...defined(overrides?.obs) },
     sources: { ...base.sources, ...defined(overrides?.sources) },
+    automation: { enabled: base.automation?.enabled ?? true },
   };
 }
 
@@ -211,6 +225,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   if (!saved) await store.requestSave();
   const tokenFile = join(dataDir, TOKEN_FILE);
   let token = await loadOrCreateToken(tokenFile);
+  const signInKeyFile = join(dataDir, SIGN_IN_KEY_FILE);
+  let signInKey = await loadOrCreateToken(signInKeyFile);
+  const mainWindow = new MainWindow(hud, options.headless);
 
   return {
     hud,
@@ -227,6 +244,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       events.emit('token', undefined);
       return token;
     },
+    signInKey: () => signInKey,
+    async regenerateSignInKey() {
+      signInKey = await regenerateToken(signInKeyFile);
+      mainWindow.signOutAll();
+      events.emit('signInKey', undefined);
+      return signInKey;
+    },
+    mainWindow,
     rateLimit: new RateLimit(),
     recent: new RecentRequests(),
     async updateSettings(changes) {
@@ -234,6 +259,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         lanMode: changes.lanMode ?? settings.lanMode,
         obs: { ...settings.obs, ...defined(changes.obs) },
         sources: { ...settings.sources, ...defined(changes.sources) },
+        automation: { enabled: changes.automation?.enabled ?? automationEnabled(settings) },
       };
       settings = next;
       if (changes.obs) hud.send('obs', { type: 'obs.configure', ...next.obs });
@@ -243,6 +269,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       return next;
     },
     async close() {
+      mainWindow.close();
       hub.close();
       hud.stop();
       await store.flush();

@@ -128,5 +128,6 @@ export function snapshotViewOf(hub: { snapshots(): Snapshots; hudState(): HudSta
     veto: vetoStatusOf(snapshots),
     reveal: revealOf(snapshots),
     presets: presetsOf(snapshots.host).presets,
+    production: productionOf(snapshots.production),
   };
 }

@@ -18,6 +18,8 @@ declare module 'fastify' {
     /** A device on the local network (rate limited, dropped when the token changes). */
     remote: boolean;
     wsAuth: WsAuth;
+    /** A signed-in browser of the operator app (the application server only). */
+    signedIn: boolean;
   }
 }
 
@@ -35,6 +37,7 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
   const { service } = app;
   app.decorateRequest('remote', false);
   app.decorateRequest('wsAuth', 'accepted');
+  app.decorateRequest('signedIn', false);
 
   app.addHook('onRequest', async (request, reply) => {
     const refusal = await refusalOf(request, service);

@@ -11,12 +11,14 @@ import {
   HudStateSchema,
   PlayerStatsSchema,
   ProductionSchema,
+  RequestRecordSchema,
   MatchSummarySchema,
   RevealViewSchema,
   VetoStatusSchema,
 } from '../answer-schemas.ts';
 import type { ErrorCode } from '../errors.ts';
 import { ERROR_STATUS } from '../errors.ts';
+import { PublicSettingsSchema } from '../saved-state.ts';
 import { OneOf } from '../schemas.ts';
 
 export const PROTOCOL_VERSION = 1;
@@ -84,8 +86,24 @@ export const SnapshotSchema = Type.Object({
   veto: VetoStatusSchema,
   reveal: RevealViewSchema,
   presets: Type.Array(ColorPresetSchema),
+  production: ProductionSchema,
 });
 export type Snapshot = Static<typeof SnapshotSchema>;
+
+/** What the operator app shows of the servers and their settings (the panel, not the HUD). */
+export const PanelStatusSchema = Type.Object({
+  settings: PublicSettingsSchema,
+  automation: Type.Object({
+    enabled: Type.Boolean({ description: 'Enable local automation server (saved)' }),
+    listening: Type.Boolean({ description: 'The automation port is open now' }),
+    port: Type.Union([Type.Integer(), Type.Null()]),
+    httpUrls: Type.Array(Type.String(), { description: 'Loopback first, then each local-network address' }),
+    wsUrls: Type.Array(Type.String()),
+  }),
+  app: Type.Object({ appUrls: Type.Array(Type.String(), { description: 'The operator app and pages' }) }),
+  overlayPages: Type.Integer({ minimum: 0, description: 'HUD overlay pages connected now' }),
+});
+export type PanelStatus = Static<typeof PanelStatusSchema>;
 
 const eventOf = <E extends string, D extends TSchema>(event: E, data: D, description: string) =>
   Type.Object(
@@ -130,6 +148,16 @@ export const EVENT_MESSAGES = [
     'The player the stats panel shows (null once it closed)',
   ),
   eventOf('overlay.reload', Type.Object({}), 'Notification: the overlay should reload (no revision change)'),
+  eventOf(
+    'panel.status',
+    PanelStatusSchema,
+    'Operator app only: the servers, their addresses and settings (after hello and on each change)',
+  ),
+  eventOf(
+    'panel.request',
+    Type.Object({ record: RequestRecordSchema }),
+    'Operator app only: a request just answered, for the recent-requests list',
+  ),
   eventOf(
     'replay.saved',
     Type.Object({ path: Type.String() }),

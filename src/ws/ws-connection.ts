@@ -9,6 +9,9 @@ import type { WsClient } from './ws-fanout.ts';
 import type { WsContext } from './ws-messages.ts';
 import { handleMessage, parseJson } from './ws-messages.ts';
 
+/** How often an operator app page is pinged: a missing pong ends it at the next ping. */
+export const OPERATOR_PING_MS = 500;
+
 const AUTH_FIRST = 'the first message must be { "type": "auth", "token": … }';
 
 /**
@@ -17,15 +20,23 @@ const AUTH_FIRST = 'the first message must be { "type": "auth", "token": … }';
  */
 export function openConnection(context: WsContext, socket: WebSocket, request: FastifyRequest): void {
   const { service, fanout, record } = context;
+  const role = new URL(request.url, 'http://localhost').searchParams.get('role');
   const client: WsClient = {
     socket,
     address: peerOf(request.socket, request.ip).address,
     remote: request.remote,
     authenticated: false,
     alive: true,
+    panel: request.signedIn,
+    role,
   };
   fanout.clients.add(client);
   let deadline: NodeJS.Timeout | undefined;
+  // A signed-in operator app page is the main window while it is connected. Its connection is
+  // checked often, so that a tab that vanishes without a close (a laptop closed) closes the main
+  // window within two seconds.
+  const leave = client.panel && role === 'operator' ? service.mainWindow.attach() : null;
+  const watch = leave ? setInterval(() => heartbeat([client]), OPERATOR_PING_MS) : undefined;
 
   const welcome = () => {
     client.authenticated = true;
@@ -37,6 +48,10 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
       protocol: PROTOCOL_VERSION,
       snapshot: snapshotViewOf(service.hub),
     });
+    if (client.panel && context.panelStatus) {
+      const data = context.panelStatus();
+      fanout.send(client, { type: 'event', event: 'panel.status', revision: service.hub.revision, data });
+    }
   };
   const refuse = (what: string, reason: string) => {
     record(client, what, 401, 'unauthorized');
@@ -61,6 +76,8 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
   socket.on('close', () => {
     fanout.clients.delete(client);
     clearTimeout(deadline);
+    clearInterval(watch);
+    leave?.();
   });
 
   if (request.wsAuth === 'accepted') welcome();

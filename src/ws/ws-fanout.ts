@@ -14,6 +14,10 @@ export interface WsClient {
   authenticated: boolean;
   /** Answered the last server ping. */
   alive: boolean;
+  /** A signed-in browser of the operator app: it also receives the panel events. */
+  panel: boolean;
+  /** What the page says it is (`?role=`): operator, overlay, scene … */
+  role: string | null;
 }
 
 /**
@@ -27,11 +31,19 @@ export class WsFanout {
     this.#sendText(client, serializeMessage(message));
   }
 
-  /** An event to every authenticated client, serialised once. */
-  broadcast(message: EventMessage): void {
+  /** An event to every authenticated client (or to those `to` selects), serialised once. */
+  broadcast(message: EventMessage, to?: (client: WsClient) => boolean): void {
     if (this.clients.size === 0) return;
     const text = serializeMessage(message);
-    for (const client of this.clients) if (client.authenticated) this.#sendText(client, text);
+    for (const client of this.clients) {
+      if (client.authenticated && (!to || to(client))) this.#sendText(client, text);
+    }
+  }
+
+  count(which: (client: WsClient) => boolean): number {
+    let n = 0;
+    for (const client of this.clients) if (which(client)) n++;
+    return n;
   }
 
   /** Closes the connections `which` selects, with a close code and a reason the client can show. */

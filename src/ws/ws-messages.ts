@@ -4,7 +4,7 @@ import { toServiceError } from '../http/error-envelope.ts';
 import type { Service } from '../service.ts';
 import { snapshotViewOf } from '../views.ts';
 import type { WsClient, WsFanout } from './ws-fanout.ts';
-import type { ClientMessage } from './protocol.ts';
+import type { ClientMessage, PanelStatus } from './protocol.ts';
 import { ClientMessage as ClientMessageSchema } from './protocol.ts';
 
 const checkMessage = TypeCompiler.Compile(ClientMessageSchema);
@@ -13,6 +13,8 @@ const checkMessage = TypeCompiler.Compile(ClientMessageSchema);
 export interface WsContext {
   service: Service;
   fanout: WsFanout;
+  /** Sent to an operator app page right after hello (the application server only). */
+  panelStatus: (() => PanelStatus) | null;
   /** Records a request for the panel's recent-requests list and the log. */
   record(client: WsClient, request: string, status: number, error?: string): void;
   /** Logs a fault of ours (it is answered as internal_error). */

@@ -34,6 +34,7 @@ export async function build(options: BuildOptions = {}): Promise<RunningServer> 
     headless: true,
     subscriptionActive: false,
     ...options,
+    appPort: options.appPort ?? 0,
     dataDir,
     overrides: { ...options.overrides, obs: { enabled: false, ...options.overrides?.obs } },
     logger: options.logSink

@@ -38,6 +38,8 @@ const clientOf = (socket: WebSocket, authenticated = true): WsClient => ({
   remote: false,
   authenticated,
   alive: true,
+  panel: false,
+  role: null,
 });
 
 describe('serializeMessage', () => {
@@ -143,6 +145,7 @@ describe('message handlers', () => {
     const context: WsContext = {
       service: server.service,
       fanout,
+      panelStatus: null,
       record: (_client, request, status, error) => records.push([request, status, error]),
       fault: () => {},
     };

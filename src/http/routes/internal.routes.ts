@@ -4,8 +4,9 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import fp from 'fastify-plugin';
 import { RequestRecordSchema } from '../../answer-schemas.ts';
 import { checkPayload } from '../../dispatcher.ts';
+import type { PanelRoutesOptions } from '../../app-server/panel.routes.ts';
+import type { SettingsChange } from '../../saved-state.ts';
 import { PublicSettingsSchema, publicSettings, SettingsChangeSchema } from '../../saved-state.ts';
-import { rebind } from '../listen.ts';
 import { CommandAnswerSchema } from './action.routes.ts';
 import { answers, okAnswer } from './shared.ts';
 
@@ -17,7 +18,7 @@ const tokenAnswer = answers(okAnswer({ token: Type.String() }));
  * The panel's API and the reports of the application around the service (the overlay, the game):
  * only for this machine (the access plugin refuses everyone else, whatever the token).
  */
-const internalRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const internalRoutes: FastifyPluginAsyncTypebox<PanelRoutesOptions> = async (app, { applySettings }) => {
   const { service } = app;
   const reports = {
     schema: { params: Type.Object({ action: Type.String() }), response: answers(CommandAnswerSchema) },
@@ -35,15 +36,8 @@ const internalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     settings: publicSettings(service.settings()),
   }));
   app.post('/internal/settings', { schema: { response: settingsAnswer } }, async (request) => {
-    const changes = checkPayload(
-      'settings',
-      checkSettingsChange,
-      request.body,
-    ) as typeof SettingsChangeSchema.static;
-    const wasLan = service.settings().lanMode;
-    const settings = await service.updateSettings(changes);
-    if (settings.lanMode !== wasLan) await rebind(app, settings.lanMode);
-    return { ok: true as const, settings: publicSettings(settings) };
+    await applySettings(checkPayload('settings', checkSettingsChange, request.body) as SettingsChange);
+    return { ok: true as const, settings: publicSettings(service.settings()) };
   });
 
   app.get('/internal/token', { schema: { response: tokenAnswer } }, async () => ({

@@ -1,14 +1,7 @@
 import { render } from 'preact';
-import { PANELS } from '../../protocol/index.ts';
-
-function App() {
-  return (
-    <main>
-      <h1>hud-automation</h1>
-      <p>{PANELS.length} panels</p>
-    </main>
-  );
-}
+import { App } from './app.tsx';
+import { checkSignIn } from './session.ts';
 
 const root = document.getElementById('app');
 if (root) render(<App />, root);
+void checkSignIn();
