@@ -96,7 +96,9 @@ function Token() {
     <Card title="Access token" hook="token">
       <p class="muted small">Devices on the local network send it with every request. Keep it secret.</p>
       <div class="token" data-token={token.value ? 'revealed' : 'hidden'}>
-        <code aria-label="Access token">{token.value ?? '••••••••••••••••••••••••'}</code>
+        <span class="sr-only">Access token: </span>
+        {token.value ? <code>{token.value}</code> : <code aria-hidden="true">••••••••••••••••••••••••</code>}
+        {token.value ? null : <span class="sr-only">hidden</span>}
       </div>
       <div class="row">
         {token.value ? (

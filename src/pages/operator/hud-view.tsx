@@ -90,7 +90,8 @@ function Presets() {
       {list.length === 0 ? (
         <p class="empty">Open the HUD overlay once: it reports its presets.</p>
       ) : (
-        <div class="preset-list" role="group" aria-label="Colour presets">
+        <fieldset class="preset-list">
+          <legend class="sr-only">Colour presets</legend>
           {list.map((preset) => (
             <button
               type="button"
@@ -102,7 +103,7 @@ function Presets() {
               {preset.name}
             </button>
           ))}
-        </div>
+        </fieldset>
       )}
       <ErrorText message={apply.error.value} />
     </Card>
@@ -275,7 +276,8 @@ function Scenes({ hud }: { hud: HudState }) {
       <p class="muted small" data-scene-current={hud.senScene ?? ''}>
         {hud.senScene ? `Showing: ${SCENE_NAMES[hud.senScene]}` : 'Scene window closed'}
       </p>
-      <div class="scene-grid" role="group" aria-label="Show a scene">
+      <fieldset class="scene-grid">
+        <legend class="sr-only">Show a scene</legend>
         {SCENES.map((scene) => (
           <button
             type="button"
@@ -287,7 +289,7 @@ function Scenes({ hud }: { hud: HudState }) {
             {SCENE_NAMES[scene]}
           </button>
         ))}
-      </div>
+      </fieldset>
       <ErrorText message={show.error.value} />
       <h3>Browser sources</h3>
       <p class="muted small">Fixed addresses for OBS browser sources; they do not follow the scene window.</p>

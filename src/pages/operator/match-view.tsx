@@ -249,11 +249,8 @@ function Series({ summary }: { summary: MatchSummary }) {
       }
     >
       <ErrorText message={reset.error.value} />
-      <div
-        class="scoreline"
-        data-series-score
-        aria-label={`Series score ${seriesScore.a} to ${seriesScore.b}`}
-      >
+      <div class="scoreline" data-series-score>
+        <span class="sr-only">Series score</span>
         <span class="scoreline__team">{teamA?.name ?? 'Team A'}</span>
         <span class="scoreline__score">
           <span data-score="A">{seriesScore.a}</span>

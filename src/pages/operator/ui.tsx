@@ -240,7 +240,6 @@ export const sideName = (side: 'A' | 'B') => `Team ${side}`;
 export function useDraft<T>(server: T): Signal<T> {
   const draft = useSignal(server);
   const key = JSON.stringify(server);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the key is the server value
   useEffect(() => {
     draft.value = server;
   }, [key]);
@@ -250,6 +249,7 @@ export function useDraft<T>(server: T): Signal<T> {
 /** A labelled form field (label wraps its control, so the control's accessible name is the label). */
 export function Field(props: { label: string; children: ComponentChildren; wide?: boolean }) {
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is passed in as a child
     <label class={props.wide ? 'field field--wide' : 'field'}>
       <span>{props.label}</span>
       {props.children}

@@ -210,11 +210,8 @@ function Session({ status }: { status: Extract<VetoStatus, { active: true }> }) 
         )}
       </div>
       {next ? (
-        <div
-          class="map-grid"
-          role="group"
-          aria-label={`Maps: ${next.type} for ${teamLabel(next.team, status)}`}
-        >
+        <fieldset class="map-grid">
+          <legend class="sr-only">{`Maps: ${next.type} for ${teamLabel(next.team, status)}`}</legend>
           {status.remainingMaps.map((map) => (
             <button
               type="button"
@@ -227,7 +224,7 @@ function Session({ status }: { status: Extract<VetoStatus, { active: true }> }) 
               <span class="map-btn__action">{next.type}</span>
             </button>
           ))}
-        </div>
+        </fieldset>
       ) : null}
       <ErrorText message={select.error.value} />
       <Steps steps={status.steps} teamA={status.teamA.name} teamB={status.teamB.name} />
