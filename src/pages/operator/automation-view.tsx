@@ -121,6 +121,7 @@ function Token() {
           question="Regenerate the access token?"
           detail="Every device on the local network is disconnected at once and must use the new token. Programs on this computer are not affected."
           confirmLabel="Regenerate and disconnect"
+          small
           hook={{ 'data-action': 'regenerate-token' }}
           onConfirm={() => void load(true)}
         />

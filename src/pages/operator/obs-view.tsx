@@ -30,8 +30,15 @@ export function ObsView() {
     <div class="grid">
       <Card title="OBS connection" hook="obs" wide>
         <div class="obs-state" data-obs-connection={hud.obs.connection}>
-          <span class={`pill pill--${hud.obs.connection}`}>{hud.obs.connection}</span>
-          {hud.obs.connection !== 'connected' && reason ? <span class="muted">{reason}</span> : null}
+          {obs.enabled ? (
+            <span class={`pill pill--${hud.obs.connection}`}>{hud.obs.connection}</span>
+          ) : (
+            <span class="pill">Off</span>
+          )}
+          {obs.enabled && hud.obs.connection !== 'connected' && reason ? (
+            <span class="muted">{reason}</span>
+          ) : null}
+          {obs.enabled ? null : <span class="muted">Switch on “Connect to OBS” to save replays.</span>}
           <span
             class="muted push-right"
             data-replay-buffer={hud.obs.replayBufferActive ? 'active' : 'inactive'}

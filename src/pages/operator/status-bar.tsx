@@ -28,6 +28,7 @@ export function StatusBar() {
   const hud = state.value;
   const obs = hud?.obs;
   const obsReason = obs && 'reason' in obs && typeof obs.reason === 'string' ? obs.reason : null;
+  const obsOff = panel ? !panel.settings.obs.enabled : false;
   const automation = panel?.automation;
   return (
     <ul class="status-bar" aria-label="Status">
@@ -64,7 +65,7 @@ export function StatusBar() {
         hook="obs"
         label="OBS"
         tone={
-          !obs
+          !obs || obsOff
             ? 'idle'
             : obs.connection === 'connected'
               ? 'ok'
@@ -76,12 +77,14 @@ export function StatusBar() {
       >
         {!obs
           ? '…'
-          : obs.connection === 'connected'
-            ? 'Connected'
-            : obs.connection === 'connecting'
-              ? 'Connecting…'
-              : 'Not connected'}
-        {obs && obs.connection !== 'connected' && obsReason ? (
+          : obsOff
+            ? 'Off'
+            : obs.connection === 'connected'
+              ? 'Connected'
+              : obs.connection === 'connecting'
+                ? 'Connecting…'
+                : 'Not connected'}
+        {obs && !obsOff && obs.connection !== 'connected' && obsReason ? (
           <span class="status__reason">: {obsReason}</span>
         ) : null}
       </Item>

@@ -131,6 +131,7 @@ export function ConfirmButton(props: {
   confirmLabel: string;
   onConfirm: () => void;
   variant?: 'danger' | 'plain';
+  small?: boolean;
   hook?: Record<string, string>;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -139,7 +140,7 @@ export function ConfirmButton(props: {
     <>
       <button
         type="button"
-        class={`btn btn--${props.variant ?? 'danger'}`}
+        class={`btn btn--${props.variant ?? 'danger'}${props.small ? ' btn--small' : ''}`}
         onClick={() => dialog.current?.showModal()}
         {...props.hook}
       >

@@ -82,7 +82,7 @@ function StartSession() {
           });
         }}
       >
-        <div class="row">
+        <div class="form-grid">
           <Field label="Format">
             <select
               value={d.bo}
