@@ -11,6 +11,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get } from '../helpers/build.ts';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import type { DataApiMatch } from '../import/faceit-builders.ts';
+import { dataApiPath } from '../import/faceit-builders.ts';
+import { fixtureJson, fixtureText, html, json, startSourceServer } from '../import/source-server.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.meta.url));
 const DESK = { width: 1920, height: 1080 };
@@ -216,6 +219,92 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     await page.getByRole('button', { name: 'Save replay' }).click();
     // OBS is off in tests: save_replay answers 503 with the reason.
     await expect(page.locator('[data-card="replay"] [role="alert"]').textContent()).resolves.toMatch(/OBS/i);
+  });
+
+  it('keeps the last state on screen while it reconnects, then is live again', async () => {
+    // --headless: the match commands below work while no page is connected.
+    const server = await build();
+    await command(server, 'set_teams', { teamA: { name: 'MOUZ' }, teamB: { name: 'G2' } });
+    const page = await signedIn(server);
+    await page.locator('[data-match-title]', { hasText: 'MOUZ' }).waitFor();
+
+    server.application.closeSockets(1012, 'test: the server drops the page');
+    await page.locator('[data-banner="reconnecting"]').waitFor();
+    expect(await page.locator('[data-match-title]').textContent()).toContain('MOUZ');
+
+    // A change made while the page was away arrives with the next hello.
+    await command(server, 'set_event_name', { name: 'BLAST Premier' });
+    await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
+    await page.locator('[data-banner="reconnecting"]').waitFor({ state: 'detached' });
+    await page.locator('[data-match-title]', { hasText: 'BLAST Premier' }).waitFor();
+  });
+
+  it('imports a veto from an HLTV match page, and shows a FACEIT room without a veto as not yet available with a retry', async () => {
+    const scheduled = fixtureJson<DataApiMatch>(
+      'faceit_data-v4-match_SCHEDULED_no-voting__eggosystem__validMatchDetailsMatchCreated.json',
+    );
+    const hltvPath = '/matches/2388127/furia-vs-natus-vincere-starladder-budapest-major-2025';
+    const source = await startSourceServer({
+      [hltvPath]: html(
+        fixtureText(
+          'hltv_match_2388127_furia-vs-natus-vincere_bo3_quarterfinal__qa-hltv-parser__teamsbox-and-maps.html',
+        ),
+      ),
+      [dataApiPath(scheduled.match_id)]: json(scheduled),
+    });
+    try {
+      const server = await build({
+        headless: false,
+        faceitApiKey: 'test-key',
+        overrides: {
+          sources: { faceitUrl: source.url, faceitDataApiUrl: `${source.url}/data/v4`, hltvUrl: source.url },
+        },
+      });
+      const page = await signedIn(server);
+      await openView(page, 'Veto', 'veto');
+      const url = page.getByLabel('FACEIT room or HLTV match URL');
+      const importButton = page.locator('[data-action="veto-import"]');
+
+      await url.fill(`https://www.faceit.com/en/cs2/room/${scheduled.match_id}`);
+      await importButton.click();
+      const notYet = page.locator('[data-import-state="not-yet-available"]');
+      await notYet.waitFor();
+      expect(await notYet.textContent()).toMatch(/Not yet available.*SCHEDULED/);
+      await notYet.getByRole('button', { name: 'Retry' }).click();
+      await notYet.waitFor(); // still not available: the same words, not a silent failure
+
+      await url.fill(`https://www.hltv.org${hltvPath}`);
+      await importButton.click();
+      await page.locator('[data-import-state="done"]').waitFor({ timeout: 20_000 });
+      const { match } = (await get(server, '/api/match')).body;
+      expect([match.teamA.name, match.teamB.name]).toEqual(['FURIA', 'Natus Vincere']);
+      expect(match.maps).toHaveLength(3);
+      await page.locator('[data-match-title]', { hasText: 'FURIA' }).waitFor();
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('regenerates the access token only after confirmation, and shows the new one', async () => {
+    const server = await build({ headless: false });
+    const page = await signedIn(server);
+    await openView(page, /Local automation/, 'automation');
+    const before = server.service.token();
+
+    await page.getByRole('button', { name: 'Reveal' }).click();
+    await page.locator('[data-token="revealed"]', { hasText: before }).waitFor();
+
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Regenerate the access token?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(server.service.token()).toBe(before);
+
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    await dialog.getByRole('button', { name: 'Regenerate and disconnect' }).click();
+    await page.locator('[data-token="revealed"]', { hasNotText: before }).waitFor();
+    expect(server.service.token()).not.toBe(before);
+    expect(await page.locator('[data-token="revealed"]').textContent()).toContain(server.service.token());
   });
 
   it('writes screenshots of every view at desk and tablet widths', async () => {
