@@ -93,7 +93,7 @@ function Token() {
     else error.value = answer.message;
   };
   return (
-    <Card title="Access token" hook="token">
+    <Card title="Access token" hook="token" fill>
       <p class="muted small">Devices on the local network send it with every request. Keep it secret.</p>
       <div class="token" data-token={token.value ? 'revealed' : 'hidden'}>
         <span class="sr-only">Access token: </span>
@@ -145,7 +145,7 @@ function Row({ record }: { record: RequestRecord }) {
       </td>
       <td class="mono">{record.address}</td>
       <td>
-        <span class="badge">{record.transport === 'app' ? 'app' : record.transport.toUpperCase()}</span>
+        <span class="badge">{record.transport === 'app' ? 'App' : record.transport.toUpperCase()}</span>
       </td>
       <td class="mono" data-request={record.request}>
         {record.request}

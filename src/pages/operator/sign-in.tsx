@@ -24,9 +24,8 @@ export function SignIn() {
         <p class="brand">hud-automation</p>
         <h1 id={`${id}-title`}>Operator sign-in</h1>
         <p class="muted">
-          Open the sign-in address printed when hud-automation starts, or paste its key here.
-          <br />
-          <code>hud-automation app-url</code> prints it again.
+          Open the sign-in address that <span class="nowrap">hud-automation</span> printed when it started, or
+          paste its key here. <code class="nowrap">hud-automation app-url</code> prints it again.
         </p>
         <label class="field" for={`${id}-key`}>
           <span>Sign-in key</span>
@@ -36,6 +35,8 @@ export function SignIn() {
             type="password"
             autoComplete="current-password"
             required
+            // biome-ignore lint/a11y/noAutofocus: the page has one field and nothing else to do
+            autoFocus
             value={key.value}
             onInput={(event) => {
               key.value = event.currentTarget.value;

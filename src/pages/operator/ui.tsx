@@ -10,12 +10,18 @@ export function Card(props: {
   title: string;
   hook: string;
   wide?: boolean;
+  /** Takes a whole row where the grid has two columns (tablet), so it is not left half empty. */
+  fill?: boolean;
   actions?: ComponentChildren;
   children: ComponentChildren;
 }) {
   const id = useId();
   return (
-    <section class={props.wide ? 'card card--wide' : 'card'} aria-labelledby={id} data-card={props.hook}>
+    <section
+      class={`card${props.wide ? ' card--wide' : ''}${props.fill ? ' card--fill' : ''}`}
+      aria-labelledby={id}
+      data-card={props.hook}
+    >
       <header class="card__head">
         <h2 id={id}>{props.title}</h2>
         {props.actions ? <div class="card__actions">{props.actions}</div> : null}

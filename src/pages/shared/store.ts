@@ -59,7 +59,7 @@ export const connection = signal<Connection>({
 });
 
 /** How many recent requests the page keeps (the server's list is of the same order). */
-export const MAX_REQUESTS = 100;
+export const MAX_REQUESTS = 300;
 
 /** Replaces every resource the snapshot carries (hello, or the answer after a revision gap). */
 export function applySnapshot(snapshot: Snapshot): void {
