@@ -79,9 +79,7 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
     const known = toServiceError(error);
     if (known) return sendError(reply, known);
     request.log.error({ err: error, url: request.url }, 'request failed');
-    return reply
-      .code(500)
-      .send({ ok: false, error: 'internal_error', message: 'internal error: see the service log' });
+    return sendError(reply, new ServiceError('internal_error', 'internal error: see the service log'));
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -5,6 +5,7 @@ import { extractQueryToken, extractToken } from '../access/access-token.ts';
 import type { AddressClass } from '../access/address-class.ts';
 import { canonicalAddress, classifyAddress } from '../access/address-class.ts';
 import { RateLimitedError } from '../access/rate-limit.ts';
+import type { ErrorCode } from '../errors.ts';
 import { ServiceError } from '../errors.ts';
 import type { Service } from '../service.ts';
 import { isOwnHost } from './host-check.ts';
@@ -18,6 +19,10 @@ declare module 'fastify' {
     remote: boolean;
     wsAuth: WsAuth;
   }
+  interface FastifyReply {
+    /** The envelope's code of a failure sent by sendError, for the log and the recent requests. */
+    errorCode: ErrorCode | null;
+  }
 }
 
 /** Routes a web page may call (they carry an Origin header): nothing there changes or reveals the match. */
@@ -26,8 +31,10 @@ const ORIGIN_ALLOWED = new Set(['/health', '/api/presets', '/api/actions']);
 /** The panel's API and the game's state feed: only for this machine, whatever the token. */
 const isLocalOnly = (path: string) => path.startsWith('/internal/') || path === '/gsi';
 
+/** Every failure answered over HTTP goes out here, so the access log knows its code. */
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+  reply.errorCode = error.code;
   return reply.code(error.status).send(error.toBody());
 }
 
@@ -38,6 +45,7 @@ export function sendError(reply: FastifyReply, error: ServiceError): FastifyRepl
 export function registerAccess(app: FastifyInstance, service: Service): void {
   app.decorateRequest('remote', false);
   app.decorateRequest('wsAuth', 'accepted');
+  app.decorateReply('errorCode', null);
 
   app.addHook('onRequest', async (request, reply) => {
     const refusal = await refusalOf(request, service);
@@ -49,10 +57,11 @@ export function registerAccess(app: FastifyInstance, service: Service): void {
       transport: 'http' as const,
       request: `${request.method} ${request.url.split('?')[0] ?? ''}`,
       status: reply.statusCode,
+      ...(reply.errorCode ? { error: reply.errorCode } : {}),
       address: peerOf(request.socket, request.ip).address,
     };
     service.recent.add(record);
-    request.log.info(record, 'request');
+    request.log.debug(record, 'request');
   });
 }
 

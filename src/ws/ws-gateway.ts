@@ -92,7 +92,7 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
       address: client.address,
     };
     service.recent.add(error ? { ...entry, error } : entry);
-    app.log.info(error ? { ...entry, error } : entry, 'request');
+    app.log.debug(error ? { ...entry, error } : entry, 'request');
   };
 
   const welcome = (client: Client) => {
