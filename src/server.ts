@@ -27,6 +27,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const service = await startService(options);
   const app = await buildApp({ service, logger: options.logger });
   app.addHook('onClose', async () => service.close());
+  // A request in progress when the server stops gets its answer (forceCloseConnections: 'idle'),
+  // then its connection must close: kept alive, it would hold the shutdown until the client hangs up.
+  let stopping = false;
+  app.addHook('preClose', async () => {
+    stopping = true;
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (stopping) reply.header('connection', 'close');
+    done(null, payload);
+  });
   await app.listen({ port: options.port, host: listenHostFor(service.settings().lanMode) });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

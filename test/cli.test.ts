@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/build.ts';
-import { startCli } from './helpers/cli-process.ts';
-import { unusedPort } from './import/source-server.ts';
+import { post, startCli } from './helpers/cli-process.ts';
+import { connect } from './helpers/ws-client.ts';
+import { fixtureText, unusedPort } from './import/source-server.ts';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const run = promisify(execFile);
@@ -43,5 +46,64 @@ describe('hud-automation token and lan', () => {
     const first = await cli('token', '--port', port, '--data-dir', dataDir);
     expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(await cli('token', '--port', port, '--data-dir', dataDir)).toBe(first);
+  });
+});
+
+/**
+ * An HLTV stand-in that holds every request until the test releases it: "an import is running" is
+ * a fact the test waits for.
+ */
+async function startHeldHltv(page: string) {
+  let arrived = () => {};
+  const requested = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const server = createHttpServer((_request, response) => {
+    arrived();
+    void released.then(() => response.writeHead(200, { 'content-type': 'text/html' }).end(page));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requested,
+    release,
+    close: () => {
+      release();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+describe('stopping', () => {
+  it('on SIGTERM, WebSocket clients get 1001 with a reason and a request in progress gets its answer', async () => {
+    const page = '/matches/2388098/b8-vs-falcons-starladder-budapest-major-2025';
+    const hltv = await startHeldHltv(
+      fixtureText('hltv_match_2388098_b8-vs-falcons_bo1__qa-hltv-parser__teamsbox-and-maps.html'),
+    );
+    const server = await startCli(['--headless', '--no-obs', '--data-dir', await tempDir()], {
+      HUD_HLTV_URL: hltv.url,
+    });
+    try {
+      const client = await connect(server.httpUrl.replace('http', 'ws'));
+      expect(await client.next()).toMatchObject({ type: 'hello' });
+      const importing = post(server.httpUrl, 'import_match_veto', { url: `https://www.hltv.org${page}` });
+      await hltv.requested;
+
+      server.child.kill('SIGTERM');
+      expect(await client.closed).toEqual({ code: 1001, reason: 'the service is stopping' });
+      hltv.release();
+      const answer = await importing;
+      expect(answer.status).toBe(200);
+      expect(answer.body.result).toMatchObject({ provider: 'hltv', teamA: { name: 'B8' } });
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      if (!server.child.killed) server.child.kill('SIGTERM');
+      hltv.close();
+    }
   });
 });

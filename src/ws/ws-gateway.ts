@@ -1,7 +1,8 @@
+import { once } from 'node:events';
 import websocket from '@fastify/websocket';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { tokensEqual } from '../access/access-token.ts';
 import { ServiceError } from '../errors.ts';
 import { peerOf } from '../http/access-hooks.ts';
@@ -56,13 +57,41 @@ export function snapshotOf(service: Service): Snapshot {
   };
 }
 
+/** How long a shutdown waits for clients to answer the close frame before it drops them. */
+const GOODBYE_MS = 1000;
+
+/**
+ * Closes every client with 1001 and a reason, before Fastify stops the HTTP server (preClose): by
+ * onClose their sockets may already be gone. Waits for the close handshakes, briefly.
+ */
+async function sayGoodbye(clients: Set<Client>, server: WebSocketServer): Promise<void> {
+  server.close();
+  const sockets = [...clients].map((client) => client.socket);
+  // Every socket in the set is open or closing: each still emits 'close'.
+  const closed = Promise.all(sockets.map((socket) => once(socket, 'close')));
+  for (const socket of sockets) socket.close(CLOSE.goingAway, 'the service is stopping');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, GOODBYE_MS);
+  });
+  await Promise.race([closed, late]);
+  clearTimeout(timer);
+  for (const socket of sockets) socket.terminate();
+}
+
 /**
  * The WebSocket at the root path (and /ws): triggers run through the same dispatcher as HTTP,
  * every client-visible change arrives as an event, in revision order.
  */
 export async function registerWebSocket(app: FastifyInstance, service: Service): Promise<void> {
-  await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
   const clients = new Set<Client>();
+  await app.register(websocket, {
+    options: { maxPayload: MAX_MESSAGE_BYTES },
+    // Replaces the plugin's own preClose, which closes every socket without a code (clients saw 1005).
+    preClose(this: FastifyInstance) {
+      return sayGoodbye(clients, this.websocketServer);
+    },
+  });
 
   const sendText = (client: Client, text: string) => {
     const { socket } = client;
@@ -245,7 +274,6 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
   app.addHook('onClose', async () => {
     clearInterval(heartbeat);
     service.hub.emitter.off('event', broadcast);
-    for (const client of clients) client.socket.close(CLOSE.goingAway, 'the service is stopping');
   });
 
   const index = async () => ({ ok: true, service: SERVICE_ID, version: VERSION, protocol: PROTOCOL_VERSION });
