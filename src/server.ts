@@ -37,7 +37,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (stopping) reply.header('connection', 'close');
     done(null, payload);
   });
-  await app.listen({ port: options.port, host: listenHostFor(service.settings().lanMode) });
+  try {
+    await app.listen({ port: options.port, host: listenHostFor(service.settings().lanMode) });
+  } catch (error) {
+    await app.close();
+    if ((error as { code?: string }).code === 'EADDRINUSE')
+      throw new Error(
+        `port ${options.port} is in use (another hud-automation, or another program): stop it or choose another with --port`,
+      );
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   let closed: Promise<void> | null = null;
