@@ -30,8 +30,9 @@ export async function buildApp({ service, logger, applySettings }: AppOptions): 
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
-    // A client that keeps a socket open must not hold up a shutdown.
-    forceCloseConnections: true,
+    // A shutdown lets requests in progress finish and closes idle keep-alive sockets; WebSockets are
+    // closed with 1001 by the WebSocket plugin's preClose.
+    forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -81,12 +81,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   appServer.addHook('onClose', async () => automationApp.close());
   automationApp.addHook('onClose', async () => service.close());
+  for (const server of [automationApp, appServer]) closeConnectionsWhenStopping(server);
   await Promise.all([automationApp.ready(), appServer.ready()]);
-  automation = new Listener(automationApp.server, options.port);
-  application = new Listener(appServer.server, options.appPort);
+  automation = new Listener(automationApp.server, options.port, '--port', 'Automation server', automationApp.log);
+  application = new Listener(appServer.server, options.appPort, '--app-port', 'Application server', appServer.log);
   const { lanMode } = service.settings();
-  await application.apply(true, lanMode);
-  await automation.apply(automationEnabled(service.settings()), lanMode);
+  try {
+    await application.apply(true, lanMode);
+    await automation.apply(automationEnabled(service.settings()), lanMode);
+  } catch (error) {
+    await appServer.close();
+    throw error;
+  }
 
   let closed: Promise<void> | null = null;
   const appUrl = `http://127.0.0.1:${application.port}`;
@@ -109,4 +115,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     applySettings,
     close: () => (closed ??= appServer.close()),
   };
+}
+
+/**
+ * A request in progress when the server stops gets its answer (forceCloseConnections: 'idle'), then
+ * its connection closes: kept alive, it would hold the shutdown until the client hangs up.
+ */
+function closeConnectionsWhenStopping(app: FastifyInstance): void {
+  let stopping = false;
+  app.addHook('preClose', async () => {
+    stopping = true;
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (stopping) reply.header('connection', 'close');
+    done(null, payload);
+  });
 }

@@ -7,8 +7,8 @@ import type { InspectionEvent } from 'xstate';
 import { fromPromise } from 'xstate';
 import type { HostInput } from '../machines/host.machine.ts';
 import { MATCH_DEFAULTS } from '../machines/match.machine.ts';
-import type { ObsSettings } from '../machines/obs-connection.machine.ts';
-import { defaultObsSettings } from '../machines/obs-connection.machine.ts';
+import type { ObsConnectionSnapshot, ObsSettings } from '../machines/obs-connection.machine.ts';
+import { defaultObsSettings, obsProblemOf } from '../machines/obs-connection.machine.ts';
 import { PRODUCTION_DEFAULTS } from '../machines/production.machine.ts';
 import type { HudInput } from '../machines/supervisor.machine.ts';
 import { supervisorMachine } from '../machines/supervisor.machine.ts';
@@ -23,7 +23,6 @@ import { Dispatcher } from './dispatcher.ts';
 import { MainWindow } from './main-window.ts';
 import type { HudSystem } from './hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
-import type { ImportSources } from './import/import-sources.ts';
 import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
 import type { MatchImporter } from './import/match-importer.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
@@ -46,8 +45,11 @@ export interface ServiceOptions {
   /** The main window counts as open and signed in (no application shell around the service). */
   headless: boolean;
   subscriptionActive: boolean;
-  /** Settings given on the command line or in the environment: they win over saved ones. */
-  overrides?: { lanMode?: boolean; obs?: Partial<ObsSettings>; sources?: Partial<ImportSources> };
+  /**
+   * Settings given on the command line or in the environment: they win over the saved ones for this
+   * run (until the settings API changes the same field) and are never saved.
+   */
+  overrides?: SettingsChange;
   /** FACEIT Data API key (from the environment; never saved). */
   faceitApiKey?: string;
   /** Budget of one import (default the spec's 20 s); tests shorten it. */
@@ -75,7 +77,9 @@ export interface Service {
   dispatcher: Dispatcher;
   /** Reports of the application shell, the HUD overlay and the game: loopback only. */
   internal: Dispatcher;
+  /** The settings this run uses: the saved ones with the command line's overrides on top. */
   settings(): Settings;
+  /** Changes the saved settings (and so the ones in use; a changed field is no longer overridden). */
   updateSettings(changes: SettingsChange): Promise<Settings>;
   /** The access token local-network devices must send. */
   token(): string;
@@ -105,14 +109,35 @@ const DEFAULT_SETTINGS: Settings = {
 const defined = <T extends object>(value: T | undefined): Partial<T> =>
   Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-function settingsFrom(saved: SavedState | null, overrides: ServiceOptions['overrides']): Settings {
-  const base = saved?.settings ?? DEFAULT_SETTINGS;
+function withChanges(base: Settings, changes: SettingsChange): Settings {
   return {
-    lanMode: overrides?.lanMode ?? base.lanMode,
-    obs: { ...base.obs, ...defined(overrides?.obs) },
-    sources: { ...base.sources, ...defined(overrides?.sources) },
-    automation: { enabled: base.automation?.enabled ?? true },
+    lanMode: changes.lanMode ?? base.lanMode,
+    obs: { ...base.obs, ...defined(changes.obs) },
+    sources: { ...base.sources, ...defined(changes.sources) },
+    automation: { enabled: changes.automation?.enabled ?? automationEnabled(base) },
   };
+}
+
+/** The overrides without the fields a settings change sets: the operator's latest word wins. */
+function withoutChanged(overrides: SettingsChange, changes: SettingsChange): SettingsChange {
+  const unchanged = <T extends object>(override: Partial<T> | undefined, changed: Partial<T> | undefined) =>
+    Object.fromEntries(
+      Object.entries(override ?? {}).filter(([key]) => changed?.[key as keyof T] === undefined),
+    ) as Partial<T>;
+  return {
+    lanMode: changes.lanMode === undefined ? overrides.lanMode : undefined,
+    obs: unchanged(overrides.obs, changes.obs),
+    sources: unchanged(overrides.sources, changes.sources),
+  };
+}
+
+/** One line on the OBS connection: the same while retries fail for the same reason. */
+function obsReportOf(snapshot: ObsConnectionSnapshot): string {
+  const { url } = snapshot.context.settings;
+  if (snapshot.hasTag('connected')) return `OBS connected at ${url}`;
+  if (snapshot.matches('switchedOff')) return 'OBS connection switched off';
+  const problem = obsProblemOf(snapshot);
+  return problem ? `OBS not connected at ${url}: ${problem}` : `connecting to OBS at ${url}`;
 }
 
 function hudInputFrom(
@@ -137,6 +162,7 @@ function hudInputFrom(
   };
 }
 
+/** `settings` are the saved ones: what the command line overrides for one run is never written. */
 function savedStateOf(hud: HudSystem, revision: number, settings: Settings): SavedState {
   const snapshots = hud.snapshots();
   const panel = (key: 'scoreboard' | 'vetoPanel' | 'stats' | 'overlay') => ({
@@ -169,7 +195,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   await mkdir(dataDir, { recursive: true });
   const file = join(dataDir, STATE_FILE);
   let saved = await StateStore.load(file, logger);
-  let settings = settingsFrom(saved, options.overrides);
+  let savedSettings = saved?.settings ?? DEFAULT_SETTINGS;
+  let overrides = options.overrides ?? {};
+  let settings = withChanges(savedSettings, overrides);
 
   // The importers (and their HTML parser) load on the first import, not at start-up; a change of
   // the source settings makes the next import use a new one.
@@ -211,12 +239,23 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     hud.stop();
     await moveAside(file, 'unusable', logger, `actors ${broken.join(', ')} could not start from it`);
     saved = null;
-    settings = settingsFrom(null, options.overrides);
+    savedSettings = DEFAULT_SETTINGS;
+    settings = withChanges(savedSettings, overrides);
     hud = start();
   }
 
+  // Logged at start, then once per change, not per retry.
+  let obsReport = obsReportOf(hud.snapshot('obs'));
+  logger.info(obsReport);
+  hud.actor('obs').subscribe((snapshot) => {
+    const report = obsReportOf(snapshot);
+    if (report === obsReport) return;
+    obsReport = report;
+    logger.info(report);
+  });
+
   const hub = new StateHub(hud, saved?.revision ?? 0);
-  const store = new StateStore(file, () => savedStateOf(hud, hub.revision, settings), logger);
+  const store = new StateStore(file, () => savedStateOf(hud, hub.revision, savedSettings), logger);
   hub.emitter.on('changed', () => void store.requestSave());
   const registry = new CommandRegistry();
   const dispatcher = new Dispatcher(registry, hud, hub, store);
@@ -241,6 +280,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     token: () => token,
     async regenerateToken() {
       token = await regenerateToken(tokenFile);
+      logger.info('access token regenerated: local-network devices must use the new one');
       events.emit('token', undefined);
       return token;
     },
@@ -255,12 +295,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     rateLimit: new RateLimit(),
     recent: new RecentRequests(),
     async updateSettings(changes) {
-      const next: Settings = {
-        lanMode: changes.lanMode ?? settings.lanMode,
-        obs: { ...settings.obs, ...defined(changes.obs) },
-        sources: { ...settings.sources, ...defined(changes.sources) },
-        automation: { enabled: changes.automation?.enabled ?? automationEnabled(settings) },
-      };
+      savedSettings = withChanges(savedSettings, changes);
+      overrides = withoutChanged(overrides, changes);
+      const next = withChanges(savedSettings, overrides);
+      if (next.lanMode !== settings.lanMode)
+        logger.info({ lanMode: next.lanMode }, `local network mode ${next.lanMode ? 'on' : 'off'}`);
       settings = next;
       if (changes.obs) hud.send('obs', { type: 'obs.configure', ...next.obs });
       if (changes.sources) importer = null;

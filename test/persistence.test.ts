@@ -59,6 +59,38 @@ describe('saved state', () => {
     );
   });
 
+  it('settings overridden for the run are used but not saved; a settings change is saved and ends its override', async () => {
+    const dataDir = await tempDir();
+    const savedSettings = async () => JSON.parse(await readFile(join(dataDir, STATE_FILE), 'utf8')).settings;
+    const server = await build({
+      dataDir,
+      overrides: { lanMode: true, obs: { url: 'ws://127.0.0.1:4466', password: 'run-only' } },
+    });
+    expect(server.service.settings()).toMatchObject({
+      lanMode: true,
+      obs: { url: 'ws://127.0.0.1:4466', password: 'run-only', enabled: false },
+    });
+    expect(await savedSettings()).toMatchObject({
+      lanMode: false,
+      obs: { url: 'ws://127.0.0.1:4455', password: '', enabled: true },
+    });
+
+    const changed = await fetch(`${server.httpUrl}/internal/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ obs: { url: 'ws://127.0.0.1:4477' } }),
+    });
+    expect(changed.status).toBe(200);
+    expect(server.service.settings()).toMatchObject({
+      lanMode: true,
+      obs: { url: 'ws://127.0.0.1:4477', password: 'run-only', enabled: false },
+    });
+    expect(await savedSettings()).toMatchObject({
+      lanMode: false,
+      obs: { url: 'ws://127.0.0.1:4477', password: '', enabled: true },
+    });
+  });
+
   it('a change answered is kept through kill -9 right after the answer', async () => {
     const dataDir = await tempDir();
     const cli = await startCli(['--headless', '--no-obs', '--data-dir', dataDir, '--log-level', 'warn']);

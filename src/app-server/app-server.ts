@@ -36,7 +36,7 @@ export async function buildAppServer(options: AppServerOptions): Promise<Fastify
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
-    forceCloseConnections: true,
+    forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -101,7 +101,7 @@ async function pageAccessPlugin(app: FastifyInstance): Promise<void> {
     };
     const record = reply.errorCode ? { ...entry, error: reply.errorCode } : entry;
     service.recent.add(record);
-    request.log.info(record, 'request');
+    request.log.debug(record, 'request');
   });
 }
 

@@ -53,7 +53,7 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
     };
     const record = reply.errorCode ? { ...entry, error: reply.errorCode } : entry;
     service.recent.add(record);
-    request.log.info(record, 'request');
+    request.log.debug(record, 'request');
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
 import { networkInterfaces } from 'node:os';
 import { classifyAddress } from '../access/address-class.ts';
 
@@ -17,6 +18,11 @@ export class Listener {
   constructor(
     private readonly server: Server,
     port: number,
+    /** The flag that chooses the port, for the message when it is taken. */
+    private readonly flag: string,
+    /** "Automation server", "Application server": for the log. */
+    private readonly name: string,
+    private readonly log: FastifyBaseLogger,
   ) {
     this.#port = port;
   }
@@ -38,10 +44,15 @@ export class Listener {
       this.server.close();
       this.#host = null;
     }
-    if (host === null) return;
+    if (host === null) {
+      this.log.info(`${this.name} switched off: port ${this.#port} closed`);
+      return;
+    }
     await new Promise<void>((resolve, reject) => {
       const fail = (error: NodeJS.ErrnoException) => {
-        reject(error.code === 'EADDRINUSE' ? new Error(`port ${this.#port} is in use`) : error);
+        if (error.code !== 'EADDRINUSE') return reject(error);
+        const message = `port ${this.#port} is in use (another hud-automation, or another program): stop it or choose another with ${this.flag}`;
+        reject(new Error(message));
       };
       this.server.once('error', fail);
       this.server.listen({ port: this.#port, host }, () => {
@@ -52,6 +63,7 @@ export class Listener {
     const address = this.server.address();
     if (typeof address === 'object' && address) this.#port = address.port;
     this.#host = host;
+    this.log.info(`${this.name} listening at ${this.urls('http').join(', ')}`);
   }
 
   /** The base addresses clients can use: loopback, then each local-network address when LAN mode is on. */

@@ -1,6 +1,8 @@
+import { once } from 'node:events';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { WebSocketServer } from 'ws';
 import { SERVICE_ID, VERSION } from '../version.ts';
 import type { PanelStatus } from './protocol.ts';
 import { CLOSE, MAX_MESSAGE_BYTES, PING_INTERVAL_MS, PROTOCOL_VERSION } from './protocol.ts';
@@ -23,6 +25,28 @@ declare module 'fastify' {
   }
 }
 
+/** How long a shutdown waits for clients to answer the close frame before it drops them. */
+const GOODBYE_MS = 1000;
+
+/**
+ * Closes every client with 1001 and a reason before Fastify stops the HTTP server (preClose: by
+ * onClose their sockets may already be gone), and waits for the close handshakes, briefly.
+ */
+async function sayGoodbye(fanout: WsFanout, server: WebSocketServer): Promise<void> {
+  server.close();
+  const sockets = [...fanout.clients].map((client) => client.socket);
+  // Every socket in the set is open or closing: each still emits 'close'.
+  const closed = Promise.all(sockets.map((socket) => once(socket, 'close')));
+  fanout.close(() => true, CLOSE.goingAway, 'the service is stopping');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, GOODBYE_MS);
+  });
+  await Promise.race([closed, late]);
+  clearTimeout(timer);
+  for (const socket of sockets) socket.terminate();
+}
+
 export interface WsOptions {
   /** How the recent-requests list names this server's connections. */
   transport: 'ws' | 'app';
@@ -34,8 +58,14 @@ export interface WsOptions {
 
 async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }: WsOptions): Promise<void> {
   const { service } = app;
-  await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
   const fanout = new WsFanout();
+  await app.register(websocket, {
+    options: { maxPayload: MAX_MESSAGE_BYTES },
+    // Replaces the plugin's own preClose, which closes every socket without a code (clients saw 1005).
+    preClose(this: FastifyInstance) {
+      return sayGoodbye(fanout, this.websocketServer);
+    },
+  });
   const context: WsContext = {
     service,
     fanout,
@@ -44,7 +74,7 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
       const entry = { transport, request, status, address: client.address };
       const record = error ? { ...entry, error } : entry;
       service.recent.add(record);
-      app.log.info(record, 'request');
+      app.log.debug(record, 'request');
     },
     fault: (err, action) => app.log.error({ err, action }, 'trigger failed'),
   };
@@ -94,7 +124,6 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
       service.events.off('signInKey', onSignInKey);
       service.recent.onAdd = null;
     }
-    fanout.close(() => true, CLOSE.goingAway, 'the service is stopping');
   });
 
   const index = async () => ({ ok: true, service: SERVICE_ID, version: VERSION, protocol: PROTOCOL_VERSION });

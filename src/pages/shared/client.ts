@@ -21,6 +21,18 @@ export interface ClientOptions {
 
 export const BACKOFF_MS = { first: 500, max: 5_000 } as const;
 
+/**
+ * Events that tell something without changing the state: they carry the current revision and do
+ * not raise it (docs/websocket.md). Everything else is a change and raises it by one.
+ */
+const NOTIFICATIONS: ReadonlySet<EventMessage['event']> = new Set([
+  'overlay.reload',
+  'replay.saved',
+  'replay.failed',
+  'panel.status',
+  'panel.request',
+]);
+
 /** A failure the client makes up itself when the server cannot answer (same envelope as the server's). */
 const localFailure = (action: string, message: string): CommandFailure => ({
   type: 'result',
@@ -158,15 +170,26 @@ export class Client {
   private receiveEvent(message: EventMessage): void {
     // Events sent before the snapshot answer are part of it: drop them until it arrives.
     if (this.resyncing) return;
-    if (message.revision > this.revision + 1) {
-      this.resyncing = true;
-      this.send({ type: 'snapshot', id: `s${this.nextId++}` });
+    if (NOTIFICATIONS.has(message.event)) {
+      // A notification carries the current revision without raising it: a newer one means a change
+      // was missed. The notification itself is still worth showing.
+      applyEvent(message.event, message.data as never);
+      if (message.revision > this.revision) this.resync();
       return;
     }
-    // A notification carries the current revision; a change carries the next one.
+    // A change carries the next revision (every event of one command carries the same one).
+    if (message.revision > this.revision + 1) {
+      this.resync();
+      return;
+    }
     this.revision = Math.max(this.revision, message.revision);
     applyEvent(message.event, message.data as never);
     if (connection.value.revision !== this.revision) this.setConnection({ revision: this.revision });
+  }
+
+  private resync(): void {
+    this.resyncing = true;
+    this.send({ type: 'snapshot', id: `s${this.nextId++}` });
   }
 
   private failPending(message: string): void {
