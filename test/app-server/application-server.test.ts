@@ -155,10 +155,14 @@ describe('the application server refuses other sites', () => {
     const server = await build({ headless: false });
     // fetch will not send another Host: a raw request does, as a rebinding page's browser would.
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(`${server.appUrl}/api/state`, { headers: { host: 'rebind.example:44554' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        `${server.appUrl}/api/state`,
+        { headers: { host: 'rebind.example:44554' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });

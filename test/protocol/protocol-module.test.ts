@@ -18,15 +18,18 @@ describe('the protocol module', () => {
     });
     expect(result.errors).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.filter((path) => path.startsWith('node:') || path.includes('/node_modules/fastify'))).toEqual(
-      [],
-    );
+    expect(
+      inputs.filter((path) => path.startsWith('node:') || path.includes('/node_modules/fastify')),
+    ).toEqual([]);
   });
 
   it('a Node import below it fails that bundle (the check above can fail)', async () => {
     await expect(
       build({
-        stdin: { contents: "import { readFileSync } from 'node:fs'; console.log(readFileSync);", resolveDir: '.' },
+        stdin: {
+          contents: "import { readFileSync } from 'node:fs'; console.log(readFileSync);",
+          resolveDir: '.',
+        },
         bundle: true,
         platform: 'browser',
         write: false,
