@@ -57,6 +57,8 @@ const Match = Type.Composite([
   }),
 ]);
 
+const RevealSetting = Type.Object({ instant: Type.Boolean(), revealed: Type.Integer({ minimum: 0 }) });
+
 const VetoSession = Type.Object({
   session: Type.Union([
     Type.Object({
@@ -111,7 +113,10 @@ export const SavedStateSchema = Type.Object({
   }),
   match: Match,
   vetoSession: VetoSession,
-  vetoReveal: Type.Object({ instant: Type.Boolean(), revealed: Type.Integer({ minimum: 0 }) }),
+  vetoReveal: Type.Composite([
+    RevealSetting,
+    Type.Object({ beforeSession: Type.Optional(Type.Union([RevealSetting, Type.Null()])) }),
+  ]),
   sceneWindow: Type.Object({ scene: Type.Union([SceneSchema, Type.Null()]) }),
   panels: Type.Object({ scoreboard: Panel, vetoPanel: Panel, stats: Panel, overlay: Panel }),
   production: ProductionSchema,
@@ -121,11 +126,13 @@ export type SavedState = Static<typeof SavedStateSchema>;
 export type Settings = Static<typeof SettingsSchema>;
 
 // The schema and the machines describe the same data: these fail to compile when they drift apart.
+// Fields added after the first saved states are optional in the file (absent reads as null, see
+// hudInputFrom), so the machines' inputs are compared with the file's fields all present.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const agree = <T extends true>(): T => true as T;
 agree<Same<SavedState['match'], MatchInput>>();
 agree<Same<SavedState['vetoSession'], VetoSessionInput>>();
-agree<Same<SavedState['vetoReveal'], VetoRevealInput>>();
+agree<Same<Required<SavedState['vetoReveal']>, VetoRevealInput>>();
 agree<Same<SavedState['sceneWindow'], SceneWindowInput>>();
 agree<Same<SavedState['panels']['stats'], PanelInput>>();
 agree<Same<SavedState['production'], ProductionInput>>();

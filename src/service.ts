@@ -116,7 +116,7 @@ function hudInputFrom(
     host: { ...host, presets: saved?.host.presets ?? [], colorPresetId: saved?.host.colorPresetId ?? null },
     match: saved?.match ?? MATCH_DEFAULTS,
     vetoSession: saved?.vetoSession ?? { session: null },
-    vetoReveal: saved?.vetoReveal ?? REVEAL_DEFAULTS,
+    vetoReveal: saved ? { beforeSession: null, ...saved.vetoReveal } : REVEAL_DEFAULTS,
     sceneWindow: saved?.sceneWindow ?? { scene: null },
     panels: saved?.panels ?? {
       scoreboard: { visible: null },
