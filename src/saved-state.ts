@@ -72,7 +72,10 @@ const VetoSession = Type.Object({
 });
 
 const Overlay = Type.Object({ enabled: Type.Boolean(), position: PositionSchema });
-const Panel = Type.Object({ visible: Type.Union([Type.Boolean(), Type.Null()]) });
+const Panel = Type.Object({
+  visible: Type.Union([Type.Boolean(), Type.Null()]),
+  hideAt: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+});
 
 export const ProductionSchema = Type.Object({
   sponsorOverlay: Overlay,
@@ -134,7 +137,7 @@ agree<Same<SavedState['match'], MatchInput>>();
 agree<Same<SavedState['vetoSession'], VetoSessionInput>>();
 agree<Same<Required<SavedState['vetoReveal']>, VetoRevealInput>>();
 agree<Same<SavedState['sceneWindow'], SceneWindowInput>>();
-agree<Same<SavedState['panels']['stats'], PanelInput>>();
+agree<Same<Required<SavedState['panels']['stats']>, PanelInput>>();
 agree<Same<SavedState['production'], ProductionInput>>();
 agree<Same<SavedState['settings']['obs'], ObsSettings>>();
 agree<Same<SavedState['host'], Pick<HostInput, 'presets' | 'colorPresetId'>>>();

@@ -9,9 +9,11 @@ import type { HostInput } from '../machines/host.machine.ts';
 import { MATCH_DEFAULTS } from '../machines/match.machine.ts';
 import type { ObsSettings } from '../machines/obs-connection.machine.ts';
 import { defaultObsSettings } from '../machines/obs-connection.machine.ts';
+import type { PanelInput } from '../machines/panel.machine.ts';
 import { PRODUCTION_DEFAULTS } from '../machines/production.machine.ts';
 import type { HudInput } from '../machines/supervisor.machine.ts';
 import { supervisorMachine } from '../machines/supervisor.machine.ts';
+import type { PanelId } from '../machines/system-ids.ts';
 import { REVEAL_DEFAULTS } from '../machines/veto-reveal.machine.ts';
 import type { ImportedVeto, ImportRequest } from '../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../machines/veto-session.machine.ts';
@@ -111,28 +113,40 @@ function hudInputFrom(
   saved: SavedState | null,
   settings: Settings,
   host: Omit<HostInput, 'presets' | 'colorPresetId'>,
+  now: number,
 ): HudInput {
+  // Fields newer than the first saved states may be absent: absent is none.
+  const panel = (key: PanelId): PanelInput => ({ hideAt: null, ...saved?.panels[key] }) as PanelInput;
   return {
     host: { ...host, presets: saved?.host.presets ?? [], colorPresetId: saved?.host.colorPresetId ?? null },
     match: saved?.match ?? MATCH_DEFAULTS,
     vetoSession: saved?.vetoSession ?? { session: null },
     vetoReveal: saved ? { beforeSession: null, ...saved.vetoReveal } : REVEAL_DEFAULTS,
     sceneWindow: saved?.sceneWindow ?? { scene: null },
-    panels: saved?.panels ?? {
-      scoreboard: { visible: null },
-      vetoPanel: { visible: null },
-      stats: { visible: null },
-      overlay: { visible: null },
-    },
+    panels: saved
+      ? {
+          scoreboard: panel('scoreboard'),
+          vetoPanel: panel('vetoPanel'),
+          stats: panel('stats'),
+          overlay: panel('overlay'),
+        }
+      : {
+          scoreboard: { visible: null, hideAt: null },
+          vetoPanel: { visible: null, hideAt: null },
+          stats: { visible: null, hideAt: null },
+          overlay: { visible: null, hideAt: null },
+        },
     production: saved?.production ?? PRODUCTION_DEFAULTS,
     obs: settings.obs,
+    now,
   };
 }
 
 function savedStateOf(hud: HudSystem, revision: number, settings: Settings): SavedState {
   const snapshots = hud.snapshots();
-  const panel = (key: 'scoreboard' | 'vetoPanel' | 'stats' | 'overlay') => ({
+  const panel = (key: PanelId): PanelInput => ({
     visible: snapshots[key].matches('unknown') ? null : snapshots[key].matches('shown'),
+    hideAt: snapshots[key].context.hideAt,
   });
   const { presets, colorPresetId } = snapshots.host.context;
   return {
@@ -192,7 +206,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 
   const start = () =>
     startHudSystem({
-      input: hudInputFrom(saved, settings, host),
+      input: hudInputFrom(saved, settings, host, Date.now()),
       machine,
       ...(options.inspect ? { inspect: options.inspect } : {}),
     });

@@ -153,13 +153,14 @@ function hudInput(): HudInput {
     vetoReveal: { ...REVEAL_DEFAULTS },
     sceneWindow: { scene: null },
     panels: {
-      scoreboard: { visible: null },
-      vetoPanel: { visible: null },
-      stats: { visible: null },
-      overlay: { visible: null },
+      scoreboard: { visible: null, hideAt: null },
+      vetoPanel: { visible: null, hideAt: null },
+      stats: { visible: null, hideAt: null },
+      overlay: { visible: null, hideAt: null },
     },
     production: structuredClone(PRODUCTION_DEFAULTS),
     obs: { ...defaultObsSettings, enabled: false },
+    now: Date.now(),
   };
 }
 
