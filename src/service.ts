@@ -27,6 +27,7 @@ import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
 import type { ImportSources } from './import/import-sources.ts';
 import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
 import type { MatchImporter } from './import/match-importer.ts';
+import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
 import { RecentRequests } from './recent-requests.ts';
 import type { SavedState, Settings } from './saved-state.ts';
@@ -221,6 +222,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     hud = start();
   }
 
+  const stopObsLog = logObsConnection(hud.actor('obs'), logger);
   const hub = new StateHub(hud, saved?.revision ?? 0);
   const store = new StateStore(file, () => savedStateOf(hud, hub.revision, settings), logger);
   hub.emitter.on('changed', () => void store.requestSave());
@@ -264,6 +266,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     },
     async close() {
       hub.close();
+      stopObsLog();
       hud.stop();
       await store.flush();
       events.all.clear();
