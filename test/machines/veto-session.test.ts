@@ -484,7 +484,22 @@ describe('vetoSessionMachine, a session that replaces another', () => {
     expect(reveal.getSnapshot().matches('progressive')).toBe(true);
   });
 
-  it('veto_set, reset_veto and an applied import end a session for good: nothing is left to restore', () => {
+  it('an imported veto replaced by a session comes back on cancel', async () => {
+    const system = start();
+    system.session.send(IMPORT_AND_SHOW);
+    system.imports.shift()?.resolve(IMPORTED);
+    await waitFor(system.session, (snapshot) => snapshot.context.importing === null);
+    const imported = system.match.getSnapshot().context;
+    expect(imported).toMatchObject({ boFormat: 'bo1', teamA: IMPORTED.teamA, veto: IMPORTED.steps });
+    const shown = matchSummaryOf(system.snapshots());
+    system.session.send(START_BO3);
+    system.session.send({ type: 'veto.select', map: 'de_mirage' });
+    system.session.send({ type: 'veto.cancel' });
+    expect(system.match.getSnapshot().context).toEqual(imported);
+    expect(matchSummaryOf(system.snapshots())).toEqual(shown);
+  });
+
+  it('veto_set and reset_veto end a session for good: nothing is left to restore', () => {
     for (const end of [SET_BO3, { type: 'veto.reset' } as const]) {
       const system = startSystem();
       try {
