@@ -5,6 +5,7 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
+import { OBS_REASONS } from '../machines/obs-connection.machine.ts';
 import {
   BoFormatSchema,
   ObserverModeSchema,
@@ -26,6 +27,10 @@ export const RosterEntrySchema = Type.Object({
 export const ObsStatusSchema = Type.Object({
   connection: OneOf(['connected', 'connecting', 'disconnected'] as const),
   replayBufferActive: Type.Boolean(),
+  reason: Type.Union([OneOf(OBS_REASONS), Type.Null()], {
+    description:
+      'Why OBS is not connected: switched_off (in the settings), refused (nothing listens there, or not OBS), auth_failed (wrong password), unreachable (no route, unknown host, timeout), bad_url, closed (any other end); null while connected and before the first try fails',
+  }),
 });
 
 export const HudStateSchema = Type.Object(

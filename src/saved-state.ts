@@ -57,6 +57,8 @@ const Match = Type.Composite([
   }),
 ]);
 
+const RevealSetting = Type.Object({ instant: Type.Boolean(), revealed: Type.Integer({ minimum: 0 }) });
+
 const VetoSession = Type.Object({
   session: Type.Union([
     Type.Object({
@@ -69,7 +71,10 @@ const VetoSession = Type.Object({
   ]),
 });
 
-const Panel = Type.Object({ visible: Type.Union([Type.Boolean(), Type.Null()]) });
+const Panel = Type.Object({
+  visible: Type.Union([Type.Boolean(), Type.Null()]),
+  hideAt: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+});
 
 export const ObsSettingsSchema = Type.Object({
   url: Type.String(),
@@ -106,7 +111,10 @@ export const SavedStateSchema = Type.Object({
   }),
   match: Match,
   vetoSession: VetoSession,
-  vetoReveal: Type.Object({ instant: Type.Boolean(), revealed: Type.Integer({ minimum: 0 }) }),
+  vetoReveal: Type.Composite([
+    RevealSetting,
+    Type.Object({ beforeSession: Type.Optional(Type.Union([RevealSetting, Type.Null()])) }),
+  ]),
   sceneWindow: Type.Object({ scene: Type.Union([SceneSchema, Type.Null()]) }),
   panels: Type.Object({ scoreboard: Panel, vetoPanel: Panel, stats: Panel, overlay: Panel }),
   production: ProductionSchema,
@@ -152,13 +160,15 @@ export function automationEnabled(settings: Settings): boolean {
 }
 
 // The schema and the machines describe the same data: these fail to compile when they drift apart.
+// Fields added after the first saved states are optional in the file (absent reads as null, see
+// hudInputFrom), so the machines' inputs are compared with the file's fields all present.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const agree = <T extends true>(): T => true as T;
 agree<Same<SavedState['match'], MatchInput>>();
 agree<Same<SavedState['vetoSession'], VetoSessionInput>>();
-agree<Same<SavedState['vetoReveal'], VetoRevealInput>>();
+agree<Same<Required<SavedState['vetoReveal']>, VetoRevealInput>>();
 agree<Same<SavedState['sceneWindow'], SceneWindowInput>>();
-agree<Same<SavedState['panels']['stats'], PanelInput>>();
+agree<Same<Required<SavedState['panels']['stats']>, PanelInput>>();
 agree<Same<SavedState['production'], ProductionInput>>();
 agree<Same<SavedState['settings']['obs'], ObsSettings>>();
 agree<Same<SavedState['host'], Pick<HostInput, 'presets' | 'colorPresetId'>>>();

@@ -83,8 +83,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   automationApp.addHook('onClose', async () => service.close());
   for (const server of [automationApp, appServer]) closeConnectionsWhenStopping(server);
   await Promise.all([automationApp.ready(), appServer.ready()]);
-  automation = new Listener(automationApp.server, options.port, '--port', 'Automation server', automationApp.log);
-  application = new Listener(appServer.server, options.appPort, '--app-port', 'Application server', appServer.log);
+  automation = new Listener(
+    automationApp.server,
+    options.port,
+    '--port',
+    'Automation server',
+    automationApp.log,
+  );
+  application = new Listener(
+    appServer.server,
+    options.appPort,
+    '--app-port',
+    'Application server',
+    appServer.log,
+  );
   const { lanMode } = service.settings();
   try {
     await application.apply(true, lanMode);

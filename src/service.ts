@@ -7,11 +7,13 @@ import type { InspectionEvent } from 'xstate';
 import { fromPromise } from 'xstate';
 import type { HostInput } from '../machines/host.machine.ts';
 import { MATCH_DEFAULTS } from '../machines/match.machine.ts';
-import type { ObsConnectionSnapshot, ObsSettings } from '../machines/obs-connection.machine.ts';
-import { defaultObsSettings, obsProblemOf } from '../machines/obs-connection.machine.ts';
+import type { ObsSettings } from '../machines/obs-connection.machine.ts';
+import { defaultObsSettings } from '../machines/obs-connection.machine.ts';
+import type { PanelInput } from '../machines/panel.machine.ts';
 import { PRODUCTION_DEFAULTS } from '../machines/production.machine.ts';
 import type { HudInput } from '../machines/supervisor.machine.ts';
 import { supervisorMachine } from '../machines/supervisor.machine.ts';
+import type { PanelId } from '../machines/system-ids.ts';
 import { REVEAL_DEFAULTS } from '../machines/veto-reveal.machine.ts';
 import type { ImportedVeto, ImportRequest } from '../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../machines/veto-session.machine.ts';
@@ -25,6 +27,7 @@ import type { HudSystem } from './hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
 import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
 import type { MatchImporter } from './import/match-importer.ts';
+import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
 import { RecentRequests } from './recent-requests.ts';
 import type { SavedState, Settings, SettingsChange } from './saved-state.ts';
@@ -131,42 +134,45 @@ function withoutChanged(overrides: SettingsChange, changes: SettingsChange): Set
   };
 }
 
-/** One line on the OBS connection: the same while retries fail for the same reason. */
-function obsReportOf(snapshot: ObsConnectionSnapshot): string {
-  const { url } = snapshot.context.settings;
-  if (snapshot.hasTag('connected')) return `OBS connected at ${url}`;
-  if (snapshot.matches('switchedOff')) return 'OBS connection switched off';
-  const problem = obsProblemOf(snapshot);
-  return problem ? `OBS not connected at ${url}: ${problem}` : `connecting to OBS at ${url}`;
-}
-
 function hudInputFrom(
   saved: SavedState | null,
   settings: Settings,
   host: Omit<HostInput, 'presets' | 'colorPresetId'>,
+  now: number,
 ): HudInput {
+  // Fields newer than the first saved states may be absent: absent is none.
+  const panel = (key: PanelId): PanelInput => ({ hideAt: null, ...saved?.panels[key] }) as PanelInput;
   return {
     host: { ...host, presets: saved?.host.presets ?? [], colorPresetId: saved?.host.colorPresetId ?? null },
     match: saved?.match ?? MATCH_DEFAULTS,
     vetoSession: saved?.vetoSession ?? { session: null },
-    vetoReveal: saved?.vetoReveal ?? REVEAL_DEFAULTS,
+    vetoReveal: saved ? { beforeSession: null, ...saved.vetoReveal } : REVEAL_DEFAULTS,
     sceneWindow: saved?.sceneWindow ?? { scene: null },
-    panels: saved?.panels ?? {
-      scoreboard: { visible: null },
-      vetoPanel: { visible: null },
-      stats: { visible: null },
-      overlay: { visible: null },
-    },
+    panels: saved
+      ? {
+          scoreboard: panel('scoreboard'),
+          vetoPanel: panel('vetoPanel'),
+          stats: panel('stats'),
+          overlay: panel('overlay'),
+        }
+      : {
+          scoreboard: { visible: null, hideAt: null },
+          vetoPanel: { visible: null, hideAt: null },
+          stats: { visible: null, hideAt: null },
+          overlay: { visible: null, hideAt: null },
+        },
     production: saved?.production ?? PRODUCTION_DEFAULTS,
     obs: settings.obs,
+    now,
   };
 }
 
 /** `settings` are the saved ones: what the command line overrides for one run is never written. */
 function savedStateOf(hud: HudSystem, revision: number, settings: Settings): SavedState {
   const snapshots = hud.snapshots();
-  const panel = (key: 'scoreboard' | 'vetoPanel' | 'stats' | 'overlay') => ({
+  const panel = (key: PanelId): PanelInput => ({
     visible: snapshots[key].matches('unknown') ? null : snapshots[key].matches('shown'),
+    hideAt: snapshots[key].context.hideAt,
   });
   const { presets, colorPresetId } = snapshots.host.context;
   return {
@@ -228,7 +234,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 
   const start = () =>
     startHudSystem({
-      input: hudInputFrom(saved, settings, host),
+      input: hudInputFrom(saved, settings, host, Date.now()),
       machine,
       ...(options.inspect ? { inspect: options.inspect } : {}),
     });
@@ -244,16 +250,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     hud = start();
   }
 
-  // Logged at start, then once per change, not per retry.
-  let obsReport = obsReportOf(hud.snapshot('obs'));
-  logger.info(obsReport);
-  hud.actor('obs').subscribe((snapshot) => {
-    const report = obsReportOf(snapshot);
-    if (report === obsReport) return;
-    obsReport = report;
-    logger.info(report);
-  });
-
+  const stopObsLog = logObsConnection(hud.actor('obs'), logger);
   const hub = new StateHub(hud, saved?.revision ?? 0);
   const store = new StateStore(file, () => savedStateOf(hud, hub.revision, savedSettings), logger);
   hub.emitter.on('changed', () => void store.requestSave());
@@ -310,6 +307,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     async close() {
       mainWindow.close();
       hub.close();
+      stopObsLog();
       hud.stop();
       await store.flush();
       events.all.clear();

@@ -8,6 +8,29 @@ import { post, startCli } from './helpers/cli-process.ts';
 const teams = { teamA: { name: 'Vitality' }, teamB: { name: 'MOUZ' } };
 
 describe('saved state', () => {
+  // Regression: the timer of show_player_stats was not saved, so after a restart the panel stayed
+  // shown for good.
+  it('a timed stats panel hides after a restart: at once when its time is up, else when the rest has run', async () => {
+    const dataDir = await tempDir();
+    const first = await build({ dataDir });
+    await command(first, 'show_player_stats', { slot: 3, durationMs: 300 });
+    await first.close();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const second = await build({ dataDir });
+    expect((await get(second, '/api/state')).body.state.statsVisible).toBe(false);
+
+    await command(second, 'show_player_stats', { slot: 4, durationMs: 1_500 });
+    const shownAt = Date.now();
+    await second.close();
+    const third = await build({ dataDir });
+    expect((await get(third, '/api/state')).body.state.statsVisible).toBe(true);
+    while ((await get(third, '/api/state')).body.state.statsVisible) {
+      expect(Date.now() - shownAt, 'hidden when the 1.5 s are up').toBeLessThan(3_000);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1_000);
+  });
+
   it('a restart keeps the match, the veto session in progress, the reveal, presets, panels and settings', async () => {
     const dataDir = await tempDir();
     const first = await build({ dataDir });

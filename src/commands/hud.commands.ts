@@ -70,7 +70,12 @@ const showPlayerStats = defineCommand({
   stateKeys: ['statsVisible'],
   run: ({ hud }, { slot, provider, durationMs, name }) => {
     const player = { slot, ...(provider ? { provider } : {}), ...(name !== undefined ? { name } : {}) };
-    hud.send('stats', { type: 'panel.show', player, ...(durationMs !== undefined ? { durationMs } : {}) });
+    hud.send(
+      'stats',
+      durationMs === undefined
+        ? { type: 'panel.show', player }
+        : { type: 'panel.show', player, durationMs, now: Date.now() },
+    );
     return {};
   },
 });

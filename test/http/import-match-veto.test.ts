@@ -25,8 +25,7 @@ import {
 
 /**
  * import_match_veto end to end: a real service on 127.0.0.1 whose FACEIT and HLTV bases point at
- * local servers that answer with the real fixtures (shared/fixtures, beside the repository; the
- * source server reads them from ../../../shared/fixtures, the same depth as this file).
+ * local servers that answer with the real fixtures of test/fixtures.
  */
 
 const API_KEY = 'test-key';
