@@ -8,6 +8,7 @@ import type { Caller } from './commands/command.ts';
 import { checkPayload } from './dispatcher.ts';
 import { ServiceError } from './errors.ts';
 import { peerOf, registerAccess, sendError } from './http/access-hooks.ts';
+import { clientErrorHandler, frameworkErrorHandler, MAX_HEADER_BYTES } from './http/client-error.ts';
 import { toServiceError } from './http/error-envelope.ts';
 import { rebind } from './http/listen.ts';
 import type { Settings } from './saved-state.ts';
@@ -46,6 +47,10 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
     // A client that keeps a socket open must not hold up a shutdown.
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true },
+    // Failures before routing answer in the service's envelope too (src/http/client-error.ts).
+    frameworkErrors: frameworkErrorHandler(service),
+    clientErrorHandler: clientErrorHandler(service),
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
   });
   app.decorate('service', service);
 

@@ -7,7 +7,7 @@ import { canonicalAddress, classifyAddress } from '../access/address-class.ts';
 import { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
 import type { Service } from '../service.ts';
-import { isOwnHost } from './host-check.ts';
+import { hostRefusal } from './host-check.ts';
 
 /** How a WebSocket upgrade was let in: with a good token, to send one as its first message, or to be closed 4401. */
 export type WsAuth = 'accepted' | 'awaiting' | 'rejected';
@@ -91,12 +91,8 @@ function refusesOrigin(request: FastifyRequest, route: string, upgrade: boolean)
 }
 
 async function refusalOf(request: FastifyRequest, service: Service): Promise<ServiceError | null> {
-  if (!isOwnHost(request.headers.host)) {
-    return new ServiceError(
-      'forbidden',
-      `Host ${request.headers.host} is not this machine: use its address or name`,
-    );
-  }
+  const foreignHost = hostRefusal(request.headers.host);
+  if (foreignHost) return foreignHost;
   const peer = peerOf(request.socket, request.ip);
   const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
   // The route the router matched, not the raw URL: /%69nternal/token and /gsi/ reach the same handlers.
