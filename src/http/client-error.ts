@@ -124,7 +124,8 @@ export function clientErrorHandler(service: Service): ClientErrorHandler {
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     // A time-out says nothing about the request, so every peer hears it as it is.
-    const refusal = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? null : accessRefusal(service, socket, undefined);
+    const refusal =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? null : accessRefusal(service, socket, undefined);
     const failure = refusal ?? parseFailure(error);
     // Behind a response already under way on this connection, another one would corrupt the stream.
     const busy = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;

@@ -69,7 +69,10 @@ describe('failures before routing are envelopes', () => {
 
   it('a broken path with a foreign Host is refused for the Host first', async () => {
     const { port } = await build();
-    const answer = await rawRequest(port, 'GET /% HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n');
+    const answer = await rawRequest(
+      port,
+      'GET /% HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n',
+    );
     expectEnvelope(answer, 403, 'forbidden');
   });
 });
