@@ -7,6 +7,7 @@ import { canonicalAddress, classifyAddress } from '../access/address-class.ts';
 import { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
 import type { Service } from '../service.ts';
+import { upgradePathRefusal, WS_PATHS } from '../ws/ws-routes.ts';
 import { hostRefusal } from './host-check.ts';
 
 /** How a WebSocket upgrade was let in: with a good token, to send one as its first message, or to be closed 4401. */
@@ -40,7 +41,7 @@ export function registerAccess(app: FastifyInstance, service: Service): void {
   app.decorateRequest('wsAuth', 'accepted');
 
   app.addHook('onRequest', async (request, reply) => {
-    const refusal = await refusalOf(request, service);
+    const refusal = (await refusalOf(request, service)) ?? upgradePathRefusal(request);
     if (refusal) return sendError(reply, refusal);
   });
 
@@ -119,7 +120,7 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
   if (!decision.allow) {
     // A WebSocket from the local network may still bring its token in its first message; a wrong
     // one is refused after the upgrade, with close code 4401, as the spec says.
-    if (!(upgrade && decision.error.code === 'unauthorized')) return decision.error;
+    if (!(upgrade && WS_PATHS.has(route) && decision.error.code === 'unauthorized')) return decision.error;
     request.wsAuth = presentedToken === undefined ? 'awaiting' : 'rejected';
   }
 

@@ -59,11 +59,15 @@ describe.skipIf(skipReason)(`hostile peers${skipReason ? ` (skipped: ${skipReaso
       expect(parseAnswer(outside.data)).toMatchObject({ status: 403, json: { error: 'forbidden' } });
     });
 
-    it('a WebSocket upgrade on a broken path without a token is 401', async () => {
-      const { port } = await lanServer();
-      const session = await net.openWs('lan', { port, path: '/%' });
-      expect(session.outcome).toBe('refused');
-      expect(session.refusal).toMatchObject({ status: 401, json: { ok: false, error: 'unauthorized' } });
+    it('a WebSocket upgrade on a broken path, or on a path that is no WebSocket, without a token is 401', async () => {
+      const { port, token } = await lanServer();
+      for (const path of ['/%', '/api/state', '/nope']) {
+        const session = await net.openWs('lan', { port, path });
+        expect(session.outcome, path).toBe('refused');
+        expect(session.refusal).toMatchObject({ status: 401, json: { ok: false, error: 'unauthorized' } });
+      }
+      const withToken = await net.openWs('lan', { port, path: `/api/state?token=${token}` });
+      expect(withToken.refusal).toMatchObject({ status: 404, json: { ok: false, error: 'not_found' } });
     });
   });
 });
