@@ -9,6 +9,7 @@ import { checkPayload } from './dispatcher.ts';
 import { ServiceError } from './errors.ts';
 import { peerOf, registerAccess, sendError } from './http/access-hooks.ts';
 import { clientErrorHandler, frameworkErrorHandler, MAX_HEADER_BYTES } from './http/client-error.ts';
+import { registerPublicCors } from './http/cors.ts';
 import { toServiceError } from './http/error-envelope.ts';
 import { rebind } from './http/listen.ts';
 import type { Settings } from './saved-state.ts';
@@ -79,6 +80,7 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
   // The WebSocket plugin's hooks first: it marks upgrade requests so that a refused one's socket is closed.
   await registerWebSocket(app, service);
   registerAccess(app, service);
+  registerPublicCors(app);
 
   app.setErrorHandler((error, request, reply) => {
     const known = toServiceError(error);

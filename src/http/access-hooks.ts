@@ -22,7 +22,7 @@ declare module 'fastify' {
 }
 
 /** Routes a web page may call (they carry an Origin header): nothing there changes or reveals the match. */
-const ORIGIN_ALLOWED = new Set(['/health', '/api/presets', '/api/actions']);
+export const ORIGIN_ALLOWED: ReadonlySet<string> = new Set(['/health', '/api/presets', '/api/actions']);
 
 /** The panel's API and the game's state feed: only for this machine, whatever the token. */
 const isLocalOnly = (path: string) => path.startsWith('/internal/') || path === '/gsi';
@@ -87,7 +87,8 @@ const originRefusal = () =>
 
 function refusesOrigin(request: FastifyRequest, route: string, upgrade: boolean): boolean {
   if (request.headers.origin === undefined) return false;
-  const reading = request.method === 'GET' || request.method === 'HEAD';
+  // OPTIONS: the CORS preflight of a read (src/http/cors.ts).
+  const reading = request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS';
   return upgrade || !reading || !ORIGIN_ALLOWED.has(route);
 }
 
