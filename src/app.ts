@@ -9,6 +9,7 @@ import { checkPayload } from './dispatcher.ts';
 import { ServiceError } from './errors.ts';
 import { peerOf, registerAccess, sendError } from './http/access-hooks.ts';
 import { clientErrorHandler, frameworkErrorHandler, MAX_HEADER_BYTES } from './http/client-error.ts';
+import { timeoutOptions } from './http/connection-limits.ts';
 import { registerPublicCors } from './http/cors.ts';
 import { toServiceError } from './http/error-envelope.ts';
 import { rebind } from './http/listen.ts';
@@ -51,7 +52,8 @@ export async function buildApp({ service, logger }: AppOptions): Promise<Fastify
     // Failures before routing answer in the service's envelope too (src/http/client-error.ts).
     frameworkErrors: frameworkErrorHandler(service),
     clientErrorHandler: clientErrorHandler(service),
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    ...timeoutOptions,
+    http: { ...timeoutOptions.http, maxHeaderSize: MAX_HEADER_BYTES },
   });
   app.decorate('service', service);
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
+import { limitConnectionsPerDevice } from './http/connection-limits.ts';
 import { listenHostFor } from './http/listen.ts';
 import type { Service, ServiceOptions } from './service.ts';
 import { startService } from './service.ts';
@@ -27,6 +28,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const service = await startService(options);
   const app = await buildApp({ service, logger: options.logger });
   app.addHook('onClose', async () => service.close());
+  limitConnectionsPerDevice(app.server);
   await app.listen({ port: options.port, host: listenHostFor(service.settings().lanMode) });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

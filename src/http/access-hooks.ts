@@ -8,6 +8,7 @@ import { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
 import type { Service } from '../service.ts';
 import { upgradePathRefusal, WS_PATHS } from '../ws/ws-routes.ts';
+import { closeAfterRefusal } from './connection-limits.ts';
 import { hostRefusal } from './host-check.ts';
 
 /** How a WebSocket upgrade was let in: with a good token, to send one as its first message, or to be closed 4401. */
@@ -42,7 +43,9 @@ export function registerAccess(app: FastifyInstance, service: Service): void {
 
   app.addHook('onRequest', async (request, reply) => {
     const refusal = (await refusalOf(request, service)) ?? upgradePathRefusal(request);
-    if (refusal) return sendError(reply, refusal);
+    if (!refusal) return;
+    closeAfterRefusal(request, reply);
+    return sendError(reply, refusal);
   });
 
   app.addHook('onResponse', async (request, reply) => {
