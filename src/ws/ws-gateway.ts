@@ -3,6 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { tokensEqual } from '../access/access-token.ts';
+import type { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
 import { peerOf } from '../http/access-hooks.ts';
 import { toServiceError } from '../http/error-envelope.ts';
@@ -10,6 +11,7 @@ import type { Service } from '../service.ts';
 import type { HubEvent } from '../state-hub.ts';
 import { SERVICE_ID, VERSION } from '../version.ts';
 import { matchSummaryOf, presetsOf, revealOf, vetoStatusOf } from '../views.ts';
+import { meterMessages } from './message-budget.ts';
 import type { ClientMessage, ServerMessage, Snapshot } from './protocol.ts';
 import {
   AUTH_DEADLINE_MS,
@@ -122,7 +124,6 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
   ): Promise<void> {
     const id = message.id ?? null;
     try {
-      if (client.remote) await service.rateLimit.consume(client.address);
       const answer = await service.dispatcher.dispatch(message.action, message.payload, {
         transport: 'ws',
         address: client.address,
@@ -152,6 +153,21 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
     else if (message === undefined) {
       send(client, { type: 'error', id: null, error: 'invalid_payload', message: 'the message is not JSON' });
     } else answer(client, message);
+  }
+
+  /** A message over the device's budget: not run; the client hears why (before auth: the close). */
+  function refuse(client: Client, text: string, error: RateLimitedError): void {
+    record(client, 'message', error.status, error.code);
+    if (!client.authenticated) {
+      client.socket.close(CLOSE.rateLimited, error.message);
+      return;
+    }
+    const message = parseJson(text) as { type?: unknown; id?: unknown; action?: unknown } | undefined;
+    const id = typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null;
+    const failure = { ok: false, status: error.status, error: error.code, message: error.message } as const;
+    if (message?.type === 'trigger' && typeof message.action === 'string') {
+      send(client, { type: 'result', id, action: message.action, ...failure });
+    } else send(client, { type: 'error', id, error: error.code, message: error.message });
   }
 
   /** The first message of a local-network client: the token, or the connection ends with 4401. */
@@ -207,7 +223,17 @@ export async function registerWebSocket(app: FastifyInstance, service: Service):
     };
     clients.add(client);
     // Listeners first, synchronously: a message that arrives before them would be lost.
-    socket.on('message', (data, isBinary) => onMessage(client, isBinary ? '' : data.toString()));
+    const receive = (text: string) => onMessage(client, text);
+    // Every message of a remote device counts against its budget, not only triggers.
+    const take = client.remote
+      ? meterMessages(service.rateLimit, client.address, {
+          accept: receive,
+          refuse: (text, error) => refuse(client, text, error),
+          flood: () => socket.close(CLOSE.rateLimited, 'too many messages: slow down'),
+          fail: (error) => app.log.error({ err: error }, 'WebSocket message failed'),
+        })
+      : receive;
+    socket.on('message', (data, isBinary) => take(isBinary ? '' : data.toString()));
     socket.on('pong', () => {
       client.alive = true;
     });
