@@ -140,6 +140,15 @@ describe.skipIf(skipReason)(`hostile peers${skipReason ? ` (skipped: ${skipReaso
       });
       expect(first.counts).toEqual({ '200': 10 });
       expect(other.counts).toEqual({ '200': 10, '429': 1 });
+
+      const hold = await net.hold('lan6', { port, count: MAX_CONNECTIONS_PER_DEVICE });
+      try {
+        expect(hold.connected).toBe(MAX_CONNECTIONS_PER_DEVICE);
+        const fromSecond = await net.http('lan6', { port, path: '/health', headers, localAddress: second });
+        expect(fromSecond.status, 'the /64 is at its cap').toBeNull();
+      } finally {
+        hold.release();
+      }
     });
   });
 
