@@ -7,7 +7,7 @@ import { canonicalAddress, classifyAddress } from '../access/address-class.ts';
 import { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
 import type { Service } from '../service.ts';
-import { upgradePathRefusal, WS_PATHS } from '../ws/ws-routes.ts';
+import { isUpgrade, upgradePathRefusal, WS_PATHS } from '../ws/ws-routes.ts';
 import { closeAfterRefusal } from './connection-limits.ts';
 import { hostRefusal } from './host-check.ts';
 
@@ -99,7 +99,7 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
   const foreignHost = hostRefusal(request.headers.host);
   if (foreignHost) return foreignHost;
   const peer = peerOf(request.socket, request.ip);
-  const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
+  const upgrade = isUpgrade(request);
   // The route the router matched, not the raw URL: /%69nternal/token and /gsi/ reach the same handlers.
   // Read only when needed: Fastify builds the object on every read.
   const needsRoute = peer.class !== 'loopback' || request.headers.origin !== undefined;
