@@ -6,8 +6,8 @@ import { defaultDataDir } from './data-dir.ts';
 import type { ImportSources } from './import/import-sources.ts';
 import { IMPORT_SOURCE_ENV, importSourcesFromEnv } from './import/import-sources.ts';
 import { createLogger, defaultLogFormat, LOG_FORMATS, LOG_LEVELS } from './logger.ts';
-import { DEFAULT_APP_PORT, DEFAULT_PORT, startServer } from './server.ts';
 import type { SettingsChange } from './saved-state.ts';
+import { DEFAULT_APP_PORT, DEFAULT_PORT, startServer } from './server.ts';
 import { TOKEN_FILE } from './service.ts';
 import { VERSION } from './version.ts';
 

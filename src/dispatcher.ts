@@ -3,10 +3,10 @@ import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { isMainWindowReady } from '../machines/host.machine.ts';
 import { coerceStrings } from './coerce.ts';
-import { explainPayload } from './payload-errors.ts';
 import type { CommandRegistry } from './commands/registry.ts';
 import { invalidPayload, ServiceError, unavailable } from './errors.ts';
 import type { HudSystem } from './hud-system.ts';
+import { explainPayload } from './payload-errors.ts';
 import type { StateHub } from './state-hub.ts';
 import type { HudState } from './views.ts';
 

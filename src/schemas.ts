@@ -2,9 +2,9 @@
 import type { TLiteral, TUnion } from '@sinclair/typebox';
 import { FormatRegistry, Type } from '@sinclair/typebox';
 import { TEAM_FORMATS } from '../machines/match.machine.ts';
+import { STATS_PROVIDERS } from '../machines/panel.machine.ts';
 import { OBSERVER_MODES, POSITIONS } from '../machines/production.machine.ts';
 import { SCENES } from '../machines/scene-window.machine.ts';
-import { STATS_PROVIDERS } from '../machines/panel.machine.ts';
 import { BO_FORMATS, POOL_SIZE, STEP_TYPES } from '../machines/veto-rules.ts';
 
 FormatRegistry.Set('url', (value) => {

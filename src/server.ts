@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { buildAppServer, DEFAULT_APP_PORT } from './app-server/app-server.ts';
+import { limitConnectionsPerDevice } from './http/connection-limits.ts';
 import { Listener } from './http/listen.ts';
 import type { SettingsChange } from './saved-state.ts';
 import { automationEnabled, publicSettings } from './saved-state.ts';
@@ -81,7 +82,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   appServer.addHook('onClose', async () => automationApp.close());
   automationApp.addHook('onClose', async () => service.close());
-  for (const server of [automationApp, appServer]) closeConnectionsWhenStopping(server);
+  for (const server of [automationApp, appServer]) {
+    closeConnectionsWhenStopping(server);
+    limitConnectionsPerDevice(server.server);
+  }
   await Promise.all([automationApp.ready(), appServer.ready()]);
   automation = new Listener(
     automationApp.server,

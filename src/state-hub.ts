@@ -4,8 +4,8 @@ import type { AnyActorRef } from 'xstate';
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
 import type { HudState } from './views.ts';
-import type { EventData, EventMessage, EventName } from './ws/protocol.ts';
 import { hudStateOf, matchSummaryOf, presetsOf, productionOf, revealOf, vetoStatusOf } from './views.ts';
+import type { EventData, EventMessage, EventName } from './ws/protocol.ts';
 
 // mitt's CommonJS-style default export types as "not callable" under module nodenext.
 const mitt = mittModule as unknown as typeof mittModule.default;

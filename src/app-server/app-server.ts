@@ -1,20 +1,21 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import Fastify, { LogController } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import type { Logger } from 'pino';
-import { BODY_LIMIT } from '../app.ts';
 import errorEnvelopePlugin from '../http/error-envelope.ts';
 import jsonBodyPlugin from '../http/json-body.plugin.ts';
 import readRoutes from '../http/routes/read.routes.ts';
+import { serverOptions } from '../http/server-options.ts';
 import servicePlugin from '../http/service.plugin.ts';
 import type { Service } from '../service.ts';
 import type { PanelStatus } from '../ws/protocol.ts';
 import wsPlugin from '../ws/ws.plugin.ts';
+import { PAGE_WS_PATHS } from '../ws/ws-routes.ts';
 import authRoutes from './auth.routes.ts';
 import pageAccessPlugin from './page-access.plugin.ts';
+import pagesPlugin from './pages.plugin.ts';
 import type { PanelRoutesOptions } from './panel.routes.ts';
 import panelRoutes from './panel.routes.ts';
-import pagesPlugin from './pages.plugin.ts';
 
 export const DEFAULT_APP_PORT = 44554;
 
@@ -31,19 +32,12 @@ export interface AppServerOptions extends PanelRoutesOptions {
  * pages, over the same service as the automation server: one dispatcher, one revision.
  */
 export async function buildAppServer(options: AppServerOptions): Promise<FastifyInstance> {
-  const app = Fastify({
-    loggerInstance: options.logger as FastifyBaseLogger,
-    logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: BODY_LIMIT,
-    return503OnClosing: true,
-    forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  const app = Fastify(serverOptions(options.service, options.logger)).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(servicePlugin, { service: options.service });
   await app.register(errorEnvelopePlugin);
   await app.register(jsonBodyPlugin);
-  await app.register(wsPlugin, { transport: 'app', paths: ['/ws'], panelStatus: options.panelStatus });
+  await app.register(wsPlugin, { transport: 'app', paths: PAGE_WS_PATHS, panelStatus: options.panelStatus });
   await app.register(pageAccessPlugin);
   await app.register(authRoutes);
   await app.register(panelRoutes, { applySettings: options.applySettings });

@@ -11,9 +11,11 @@ import { extractQueryToken, extractToken } from '../access/access-token.ts';
 import { hasSession } from '../access/sign-in.ts';
 import { ServiceError } from '../errors.ts';
 import { peerOf } from '../http/access-hooks.ts';
+import { closeAfterRefusal } from '../http/connection-limits.ts';
 import { sendError } from '../http/error-envelope.ts';
-import { isOwnHost } from '../http/host-check.ts';
+import { hostRefusal } from '../http/host-check.ts';
 import type { Service } from '../service.ts';
+import { isUpgrade, PAGE_WS_PATHS, upgradePathRefusal } from '../ws/ws-routes.ts';
 
 /** Whether an Origin header is this server's own (same host and port as the request's Host). */
 export function isOwnOrigin(origin: string, host: string | undefined): boolean {
@@ -26,10 +28,9 @@ const PANEL_API = '/api/panel/';
 
 async function refusalOf(request: FastifyRequest, service: Service): Promise<ServiceError | null> {
   const { host, origin } = request.headers;
-  if (!isOwnHost(host)) {
-    return new ServiceError('forbidden', `Host ${host} is not this machine: use its address or name`);
-  }
-  const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
+  const foreignHost = hostRefusal(host);
+  if (foreignHost) return foreignHost;
+  const upgrade = isUpgrade(request);
   const reading = (request.method === 'GET' || request.method === 'HEAD') && !upgrade;
   if (origin !== undefined && !reading && !isOwnOrigin(origin, host)) {
     return new ServiceError(
@@ -85,8 +86,10 @@ async function pageAccessPlugin(app: FastifyInstance): Promise<void> {
   app.decorateRequest('signedIn', false);
 
   app.addHook('onRequest', async (request, reply) => {
-    const refusal = await refusalOf(request, service);
-    if (refusal) return sendError(reply, refusal);
+    const refusal = (await refusalOf(request, service)) ?? upgradePathRefusal(request, PAGE_WS_PATHS);
+    if (!refusal) return;
+    closeAfterRefusal(request, reply);
+    return sendError(reply, refusal);
   });
 
   app.addHook('onResponse', async (request, reply) => {

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
-import type { FastifyBaseLogger } from 'fastify';
 import { networkInterfaces } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
 import { classifyAddress } from '../access/address-class.ts';
 
 /** Loopback only while local network mode is off; every interface (IPv6 and IPv4) while it is on. */

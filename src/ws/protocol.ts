@@ -9,10 +9,10 @@ import { Type } from '@sinclair/typebox';
 import {
   ColorPresetSchema,
   HudStateSchema,
+  MatchSummarySchema,
   PlayerStatsSchema,
   ProductionSchema,
   RequestRecordSchema,
-  MatchSummarySchema,
   RevealViewSchema,
   VetoStatusSchema,
 } from '../answer-schemas.ts';
@@ -29,6 +29,8 @@ export const CLOSE = {
   unauthorized: 4401,
   /** Local network mode was switched off while a device was connected. */
   forbidden: 4403,
+  /** A remote device kept sending after a second's budget of its messages had been refused. */
+  rateLimited: 4429,
   /** The client did not read its messages: more than MAX_BUFFERED_BYTES were waiting. */
   tooSlow: 4008,
   /** A message over MAX_MESSAGE_BYTES (sent by the ws library). */

@@ -4,10 +4,11 @@ import { tokensEqual } from '../access/access-token.ts';
 import { peerOf } from '../http/access-hooks.ts';
 import { SERVICE_ID, VERSION } from '../version.ts';
 import { snapshotViewOf } from '../views.ts';
+import { meterMessages } from './message-budget.ts';
 import { AUTH_DEADLINE_MS, CLOSE, PROTOCOL_VERSION } from './protocol.ts';
 import type { WsClient } from './ws-fanout.ts';
 import type { WsContext } from './ws-messages.ts';
-import { handleMessage, parseJson } from './ws-messages.ts';
+import { handleMessage, parseJson, refuseMessage } from './ws-messages.ts';
 
 /** How often an operator app page is pinged: a missing pong ends it at the next ping. */
 export const OPERATOR_PING_MS = 500;
@@ -64,12 +65,22 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
     else refuse('auth', type === 'auth' ? 'wrong token' : AUTH_FIRST);
   };
 
-  // Listeners first, synchronously: a message that arrives before them would be lost.
-  socket.on('message', (data, isBinary) => {
-    const message = parseJson(isBinary ? '' : data.toString());
+  const receive = (text: string) => {
+    const message = parseJson(text);
     if (client.authenticated) handleMessage(context, client, message);
     else authenticate(message);
-  });
+  };
+  // Every message of a remote device counts against its budget, not only triggers.
+  const take = client.remote
+    ? meterMessages(service.rateLimit, client.address, {
+        accept: receive,
+        refuse: (text, error) => refuseMessage(context, client, text, error),
+        flood: () => socket.close(CLOSE.rateLimited, 'too many messages: slow down'),
+        fail: (error) => context.fault(error, 'message'),
+      })
+    : receive;
+  // Listeners first, synchronously: a message that arrives before them would be lost.
+  socket.on('message', (data, isBinary) => take(isBinary ? '' : data.toString()));
   socket.on('pong', () => {
     client.alive = true;
   });

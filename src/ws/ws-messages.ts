@@ -1,11 +1,12 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
 import { toServiceError } from '../http/error-envelope.ts';
 import type { Service } from '../service.ts';
 import { snapshotViewOf } from '../views.ts';
-import type { WsClient, WsFanout } from './ws-fanout.ts';
 import type { ClientMessage, PanelStatus } from './protocol.ts';
-import { ClientMessage as ClientMessageSchema } from './protocol.ts';
+import { CLOSE, ClientMessage as ClientMessageSchema } from './protocol.ts';
+import type { WsClient, WsFanout } from './ws-fanout.ts';
 
 const checkMessage = TypeCompiler.Compile(ClientMessageSchema);
 
@@ -33,7 +34,6 @@ const HANDLERS: { [T in ClientMessage['type']]: Handler<T> } = {
     const id = message.id ?? null;
     const request = `trigger ${message.action}`;
     try {
-      if (client.remote) await service.rateLimit.consume(client.address);
       const answer = await service.dispatcher.dispatch(message.action, message.payload);
       fanout.send(client, { type: 'result', id, action: message.action, ...answer });
       record(client, request, 200);
@@ -74,6 +74,34 @@ export function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A message over the device's budget: not run, and the client hears why (a trigger as its result,
+ * anything else as an error; before auth, the connection closes).
+ */
+export function refuseMessage(
+  context: WsContext,
+  client: WsClient,
+  text: string,
+  error: RateLimitedError,
+): void {
+  context.record(client, 'message', error.status, error.code);
+  if (!client.authenticated) {
+    client.socket.close(CLOSE.rateLimited, error.message);
+    return;
+  }
+  const message = parseJson(text) as { type?: unknown; id?: unknown; action?: unknown } | undefined;
+  const id = typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null;
+  if (message?.type === 'trigger' && typeof message.action === 'string') {
+    context.fanout.send(client, {
+      type: 'result',
+      id,
+      action: message.action,
+      status: error.status,
+      ...error.toBody(),
+    });
+  } else context.fanout.send(client, { type: 'error', id, error: error.code, message: error.message });
 }
 
 /** A message of an authenticated client: checked against the protocol, then handled by its type. */

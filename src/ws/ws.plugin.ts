@@ -11,9 +11,6 @@ import type { WsClient } from './ws-fanout.ts';
 import { WsFanout } from './ws-fanout.ts';
 import type { WsContext } from './ws-messages.ts';
 
-/** The automation server's WebSocket paths: the root (as the spec's {ws_base_url}) and /ws. */
-export const WS_PATHS = ['/', '/ws'] as const;
-
 /**
  * The WebSocket at the root path (and /ws): triggers run through the same dispatcher as HTTP,
  * every client-visible change arrives as an event, in revision order.
@@ -50,8 +47,8 @@ async function sayGoodbye(fanout: WsFanout, server: WebSocketServer): Promise<vo
 export interface WsOptions {
   /** How the recent-requests list names this server's connections. */
   transport: 'ws' | 'app';
-  /** Where the WebSocket answers. */
-  paths: readonly string[];
+  /** Where the WebSocket answers (an upgrade anywhere else is 404 before it happens). */
+  paths: ReadonlySet<string>;
   /** The application server: signed-in operator app pages get the panel events, this first. */
   panelStatus?: () => PanelStatus;
 }
