@@ -307,6 +307,69 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     expect(await page.locator('[data-token="revealed"]').textContent()).toContain(server.service.token());
   });
 
+  it('asks for a snapshot when an event is missing (revision gap) and shows what it missed', async () => {
+    const server = await build();
+    const page = await newPage();
+    const sentByPage: string[] = [];
+    // Between the page and the server: drop the event of one command, pass everything else.
+    await page.routeWebSocket(/\/ws\?role=operator/, (socket) => {
+      const upstream = socket.connectToServer();
+      socket.onMessage((message) => {
+        sentByPage.push(String(message));
+        upstream.send(message);
+      });
+      upstream.onMessage((message) => {
+        const parsed = JSON.parse(String(message));
+        if (
+          parsed.type === 'event' &&
+          parsed.event === 'match' &&
+          parsed.data.eventName === 'Dropped on the way'
+        )
+          return;
+        socket.send(message);
+      });
+    });
+    await page.goto(server.signInUrl());
+    await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
+    const before = Number(await page.locator('[data-revision]').textContent());
+
+    await command(server, 'set_event_name', { name: 'Dropped on the way' });
+    await command(server, 'set_team_format', { format: '2v2' });
+
+    await page.locator('[data-match-title]', { hasText: 'Dropped on the way' }).waitFor();
+    await page.locator('[data-revision]', { hasText: String(before + 2) }).waitFor();
+    expect(sentByPage.map((message) => JSON.parse(message).type)).toContain('snapshot');
+    await expect(page.getByLabel('Team format').inputValue()).resolves.toBe('2v2');
+  });
+
+  it('moves between views with the arrow keys (ARIA tabs) and keeps the view in the address', async () => {
+    const server = await build({ headless: false });
+    const page = await signedIn(server);
+    await page.getByRole('tab', { name: 'Match' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.locator('[data-view="veto"]').waitFor();
+    await expect(page.getByRole('tab', { name: 'Veto' }).getAttribute('aria-selected')).resolves.toBe('true');
+    await page.keyboard.press('End');
+    await page.locator('[data-view="obs"]').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-tab'))).toBe('obs');
+    await page.reload();
+    await page.locator('[data-view="obs"]').waitFor();
+  });
+
+  it('switches local network mode from the app, and the status bar follows', async () => {
+    const server = await build({ headless: false });
+    const page = await signedIn(server);
+    await openView(page, /Local automation/, 'automation');
+    const lan = page.getByRole('switch', { name: 'Allow connections from the local network' });
+    await lan.click();
+    await page.locator('[data-status="lan"]', { hasText: 'On' }).waitFor();
+    await expect(lan.getAttribute('aria-checked')).resolves.toBe('true');
+    expect(server.service.settings().lanMode).toBe(true);
+    await lan.click();
+    await page.locator('[data-status="lan"]', { hasText: 'Off' }).waitFor();
+    expect(server.service.settings().lanMode).toBe(false);
+  });
+
   it('writes screenshots of every view at desk and tablet widths', async () => {
     const server = await build();
     await command(server, 'set_teams', {
