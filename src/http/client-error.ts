@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { decideAccess } from '../access/access-policy.ts';
+import { canonicalAddress } from '../access/address-class.ts';
 import { extractToken } from '../access/access-token.ts';
 import { ServiceError } from '../errors.ts';
 import type { Service } from '../service.ts';
@@ -64,6 +65,13 @@ export function frameworkErrorHandler(service: Service) {
       accessRefusal(service, socket, request.headers) ??
       FRAMEWORK_ERRORS[error.code]?.((request.raw.url ?? '').split('?')[0] ?? '') ??
       new ServiceError('bad_request', `the request cannot be routed: ${error.message}`);
+    service.recent.add({
+      transport: 'http',
+      request: `${request.method} ${(request.raw.url ?? '').split('?')[0] ?? ''}`,
+      status: failure.status,
+      error: failure.code,
+      address: peer.address,
+    });
     // A WebSocket upgrade answered here has no server behind its response to end the connection.
     if (request.headers.upgrade !== undefined) {
       reply.header('connection', 'close');
@@ -134,6 +142,13 @@ export function clientErrorHandler(service: Service): ClientErrorHandler {
       socket.destroy();
       return;
     }
+    service.recent.add({
+      transport: 'http',
+      request: 'unreadable request',
+      status: failure.status,
+      error: failure.code,
+      address: canonicalAddress(socket.remoteAddress) ?? 'unknown',
+    });
     const body = JSON.stringify(failure.toBody());
     socket.end(
       `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -16,6 +16,27 @@ function expectEnvelope(answer: Awaited<ReturnType<typeof rawRequest>>, status: 
 }
 
 describe('failures before routing are envelopes', () => {
+  it('each is in the recent-requests list with its code, on both servers', async () => {
+    const server = await build();
+    await rawRequest(server.port, request('GET /% HTTP/1.1'));
+    await rawRequest(server.port, request('BREW /health HTTP/1.1'));
+    await rawRequest(server.appPort, request('GET /% HTTP/1.1'));
+    const records = server.service.recent.list();
+    expect(records).toContainEqual(
+      expect.objectContaining({ request: 'GET /%', status: 400, error: 'bad_request', address: '127.0.0.1' }),
+    );
+    expect(records).toContainEqual(
+      expect.objectContaining({ request: 'unreadable request', status: 501, error: 'not_implemented' }),
+    );
+    expect(records.filter((record) => record.request === 'GET /%')).toHaveLength(2);
+  });
+
+  it('the application server answers them in the envelope too', async () => {
+    const { appPort } = await build();
+    expectEnvelope(await rawRequest(appPort, request('GET /% HTTP/1.1')), 400, 'bad_request');
+    expectEnvelope(await rawRequest(appPort, request('BREW / HTTP/1.1')), 501, 'not_implemented');
+  });
+
   it('a path with broken percent-encoding is 400 bad_request', async () => {
     const { port } = await build();
     expectEnvelope(await rawRequest(port, request('GET /% HTTP/1.1')), 400, 'bad_request');
