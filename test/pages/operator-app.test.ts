@@ -351,7 +351,7 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     await expect(page.getByRole('tab', { name: 'Veto' }).getAttribute('aria-selected')).resolves.toBe('true');
     await page.keyboard.press('End');
     await page.locator('[data-view="obs"]').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-tab'))).toBe('obs');
+    await expect(page.locator(':focus').getAttribute('data-tab')).resolves.toBe('obs');
     await page.reload();
     await page.locator('[data-view="obs"]').waitFor();
   });
