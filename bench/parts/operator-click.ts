@@ -26,7 +26,13 @@ export async function operatorClick(context: PartContext): Promise<Row[]> {
   });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
   });
   try {
     const signIn = /Operator app\s+(\S+)/.exec(hud.output())?.[1];

@@ -3,8 +3,10 @@
  * namespaces: with LAN mode on and the sign-in key it is the main window; without LAN mode, or from
  * outside the local network, never.
  */
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, command } from '../helpers/build.ts';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
 import { createTestNetwork, netnsSkipReason, type TestNetwork } from '../helpers/netns.ts';
 
 const skipReason = netnsSkipReason();
@@ -54,7 +56,7 @@ describe.skipIf(skipReason)(
       expect(tablet.outcome).toBe('open');
       expect(await tablet.nextMessage()).toMatchObject({ type: 'hello' });
       // The hud.state event that opens the main window reaches the tablet too.
-    expect(await tablet.waitUntil(() => server.service.hub.hudState().mainWindowOpen, 2000)).toBe(true);
+      expect(await tablet.waitUntil(() => server.service.hub.hudState().mainWindowOpen, 2000)).toBe(true);
       expect((await command(server, 'veto_status')).status).toBe(200);
 
       await server.service.regenerateSignInKey();
@@ -64,7 +66,6 @@ describe.skipIf(skipReason)(
 
     it('without LAN mode, or from outside the local network, the operator app is refused', async () => {
       const server = await build({ headless: false });
-      const key = server.service.signInKey();
       // LAN mode off: the application server listens on loopback only.
       const off = await net.http('lan', { port: server.appPort, path: '/' });
       expect(off.status).toBeNull();
@@ -79,6 +80,57 @@ describe.skipIf(skipReason)(
       });
       expect(outside.status).toBe(403);
       expect(outside.json).toMatchObject({ ok: false, error: 'forbidden' });
+    });
+
+    describe.skipIf(!chromiumAvailable)('driven from the operator app in Chromium', () => {
+      let browser: Browser;
+      beforeAll(async () => {
+        browser = await launchChromium();
       });
+      afterAll(async () => {
+        await browser?.close();
+      });
+
+      it('LAN mode switched on in the app lets a Stream Deck on the network in; Regenerate drops it', async () => {
+        const server = await build({ headless: false });
+        const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+        await page.goto(server.signInUrl());
+        await page.getByRole('tab', { name: /Local automation/ }).click();
+        const token = server.service.token();
+
+        // LAN mode off: the automation server listens on loopback only.
+        const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
+        const before = await net.http('lan', {
+          port: server.port,
+          path: '/api/state',
+          headers: bearer(token),
+        });
+        expect(before.error?.code).toBe('ECONNREFUSED');
+
+        await page.getByRole('switch', { name: 'Allow connections from the local network' }).click();
+        await page.locator('[data-status="lan"]', { hasText: 'On' }).waitFor();
+        const deck = await net.openWs('lan', { port: server.port, path: `/?token=${token}` });
+        await deck.settled(5000);
+        expect(deck.outcome).toBe('open');
+        expect(await deck.nextMessage()).toMatchObject({ type: 'hello' });
+
+        await page.getByRole('button', { name: 'Regenerate' }).click();
+        await page
+          .getByRole('dialog', { name: 'Regenerate the access token?' })
+          .getByRole('button', { name: 'Regenerate and disconnect' })
+          .click();
+        await deck.waitUntil(() => deck.closeInfo !== null, 2000);
+        expect(deck.closeInfo).toMatchObject({ code: 4401, by: 'server' });
+        const old = await net.http('lan', { port: server.port, path: '/api/state', headers: bearer(token) });
+        expect(old.status).toBe(401);
+        const fresh = await net.http('lan', {
+          port: server.port,
+          path: '/api/state',
+          headers: bearer(server.service.token()),
+        });
+        expect(fresh.status).toBe(200);
+        await page.close();
+      });
+    });
   },
 );
