@@ -1,9 +1,9 @@
 import { assign, setup } from 'xstate';
 import type { BoFormat, Side, Team, VetoStep } from './veto-rules.ts';
 import { seriesMapsOf } from './veto-rules.ts';
+import type { TeamFormat } from './vocabulary.ts';
 
-export const TEAM_FORMATS = ['auto', '1v1', '2v2', '3v3', '5v5'] as const;
-export type TeamFormat = (typeof TEAM_FORMATS)[number];
+export type { TeamFormat } from './vocabulary.ts';
 
 /** A map of the series. Teams are stored as sides so that renaming a team renames it everywhere. */
 export interface SeriesMap {

@@ -10,6 +10,9 @@ import {
   setup,
   stateIn,
 } from 'xstate';
+import type { ObsReason } from './vocabulary.ts';
+
+export type { ObsReason } from './vocabulary.ts';
 
 /** What the service needs to reach OBS's WebSocket server (OBS: Tools > WebSocket Server Settings). */
 export interface ObsSettings {
@@ -52,19 +55,6 @@ export interface ObsSocketInput {
   password: string;
 }
 
-/**
- * Why OBS is not connected, as the HUD state shows it: switched off in the settings, or what the
- * last try met. `closed` is every other end (OBS quit, the socket failed).
- */
-export const OBS_REASONS = [
-  'switched_off',
-  'refused',
-  'auth_failed',
-  'unreachable',
-  'bad_url',
-  'closed',
-] as const;
-export type ObsReason = (typeof OBS_REASONS)[number];
 /** How a try failed, as the socket actor reads it from the socket's errors. */
 export type ObsFailure = Exclude<ObsReason, 'switched_off'>;
 

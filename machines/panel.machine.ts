@@ -1,8 +1,7 @@
 import { assign, setup } from 'xstate';
+import type { StatsProvider } from './vocabulary.ts';
 
-/** Where player stats come from: two third-party providers and the game's own data. */
-export const STATS_PROVIDERS = ['platform_a', 'platform_b', 'live'] as const;
-export type StatsProvider = (typeof STATS_PROVIDERS)[number];
+export type { StatsProvider } from './vocabulary.ts';
 
 /** What show_player_stats asks the stats panel to show. */
 export interface PlayerStatsRequest {

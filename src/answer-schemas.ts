@@ -5,7 +5,7 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
-import { OBS_REASONS } from '../machines/obs-connection.machine.ts';
+import { OBS_REASONS } from '../machines/vocabulary.ts';
 import {
   BoFormatSchema,
   ObserverModeSchema,

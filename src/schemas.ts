@@ -1,11 +1,8 @@
 /** TypeBox schemas of the payload pieces that several commands share. */
 import type { TLiteral, TUnion } from '@sinclair/typebox';
 import { FormatRegistry, Type } from '@sinclair/typebox';
-import { TEAM_FORMATS } from '../machines/match.machine.ts';
-import { STATS_PROVIDERS } from '../machines/panel.machine.ts';
-import { OBSERVER_MODES, POSITIONS } from '../machines/production.machine.ts';
-import { SCENES } from '../machines/scene-window.machine.ts';
 import { BO_FORMATS, POOL_SIZE, STEP_TYPES } from '../machines/veto-rules.ts';
+import { OBSERVER_MODES, POSITIONS, SCENES, STATS_PROVIDERS, TEAM_FORMATS } from '../machines/vocabulary.ts';
 
 FormatRegistry.Set('url', (value) => {
   try {

@@ -7,7 +7,6 @@ import type { InspectionEvent } from 'xstate';
 import { fromPromise } from 'xstate';
 import type { HostInput } from '../machines/host.machine.ts';
 import { MATCH_DEFAULTS } from '../machines/match.machine.ts';
-import type { ObsSettings } from '../machines/obs-connection.machine.ts';
 import { defaultObsSettings } from '../machines/obs-connection.machine.ts';
 import type { PanelInput } from '../machines/panel.machine.ts';
 import { PRODUCTION_DEFAULTS } from '../machines/production.machine.ts';
