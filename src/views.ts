@@ -128,6 +128,7 @@ export function snapshotViewOf(hub: { snapshots(): Snapshots; hudState(): HudSta
     veto: vetoStatusOf(snapshots),
     reveal: revealOf(snapshots),
     presets: presetsOf(snapshots.host).presets,
+    activePresetId: presetsOf(snapshots.host).activePresetId,
     production: productionOf(snapshots.production),
   };
 }

@@ -24,7 +24,7 @@ export interface AppServerOptions extends PanelRoutesOptions {
   logger: Logger;
   /** The built pages (dist/pages). */
   pagesDir: string;
-  panelStatus(): PanelStatus;
+  panelStatus(): Omit<PanelStatus, 'overlayPages'>;
 }
 
 /**

@@ -50,12 +50,17 @@ export interface WsOptions {
   /** Where the WebSocket answers (an upgrade anywhere else is 404 before it happens). */
   paths: ReadonlySet<string>;
   /** The application server: signed-in operator app pages get the panel events, this first. */
-  panelStatus?: () => PanelStatus;
+  panelStatus?: () => Omit<PanelStatus, 'overlayPages'>;
 }
 
 async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }: WsOptions): Promise<void> {
   const { service } = app;
   const fanout = new WsFanout();
+  const isOverlayPage = (client: WsClient) => client.role === 'overlay' && client.authenticated;
+  // The overlay pages are this gateway's own connections: it counts them into the status.
+  const statusNow = panelStatus
+    ? (): PanelStatus => ({ ...panelStatus(), overlayPages: fanout.count(isOverlayPage) })
+    : null;
   await app.register(websocket, {
     options: { maxPayload: MAX_MESSAGE_BYTES },
     // Replaces the plugin's own preClose, which closes every socket without a code (clients saw 1005).
@@ -66,7 +71,7 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
   const context: WsContext = {
     service,
     fanout,
-    panelStatus: panelStatus ?? null,
+    panelStatus: statusNow,
     record(client, request, status, error) {
       const entry = { transport, request, status, address: client.address };
       const record = error ? { ...entry, error } : entry;
@@ -89,8 +94,8 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
   const isPanel = (client: WsClient) => client.panel;
   // The application server: panel events to the operator app, sign-in key changes sign it out.
   const sendPanelStatus = () => {
-    if (!panelStatus || fanout.count(isPanel) === 0) return;
-    const data = panelStatus();
+    if (!statusNow || fanout.count(isPanel) === 0) return;
+    const data = statusNow();
     fanout.broadcast({ type: 'event', event: 'panel.status', revision: service.hub.revision, data }, isPanel);
   };
   const onSignInKey = () =>

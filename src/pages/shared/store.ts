@@ -67,8 +67,7 @@ export function applySnapshot(snapshot: Snapshot): void {
   match.value = snapshot.match;
   veto.value = snapshot.veto;
   reveal.value = snapshot.reveal;
-  // The snapshot carries the list only; the applied preset arrives with the next presets event.
-  presets.value = { presets: snapshot.presets, activePresetId: presets.value.activePresetId };
+  presets.value = { presets: snapshot.presets, activePresetId: snapshot.activePresetId };
   if ('production' in snapshot && snapshot.production) production.value = snapshot.production;
 }
 

@@ -1,0 +1,26 @@
+/** The HUD overlay: every panel on the 1920x1080 stage, each shown as the HUD state says. */
+import { activePreset } from '../shared/broadcast.ts';
+import { Stage } from '../shared/stage.tsx';
+import { state } from '../shared/store.ts';
+import { Scoreboard } from './scoreboard.tsx';
+import { TopBar } from './top-bar.tsx';
+import { VetoPanel } from './veto-panel.tsx';
+
+export function Overlay() {
+  const hud = state.value;
+  return (
+    <Stage>
+      <main
+        class="hud"
+        data-page="hud"
+        data-preset={activePreset.value}
+        data-overlay-visible={String(hud?.hudWindowOpen === true)}
+        data-ready={String(hud !== null)}
+      >
+        <TopBar />
+        <Scoreboard visible={hud?.scoreboardVisible === true} />
+        <VetoPanel visible={hud?.vetoVisible === true} />
+      </main>
+    </Stage>
+  );
+}
