@@ -117,8 +117,8 @@ export function productionOf(snapshot: SnapshotOf<'production'>): ProductionInpu
   return snapshot.context;
 }
 
-/** Everything a client needs to draw from scratch: what hello and a snapshot answer carry. */
-export function snapshotViewOf(hub: { snapshots(): Snapshots; hudState(): HudState }): Snapshot {
+/** The HUD's part of what hello and a snapshot answer carry (the settings add the branding). */
+export function snapshotViewOf(hub: { snapshots(): Snapshots; hudState(): HudState }): Omit<Snapshot, 'branding'> {
   const snapshots = hub.snapshots();
   const state = hub.hudState();
   return {

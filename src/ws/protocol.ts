@@ -18,7 +18,7 @@ import {
 } from '../answer-schemas.ts';
 import type { ErrorCode } from '../errors.ts';
 import { ERROR_STATUS } from '../errors.ts';
-import { PublicSettingsSchema } from '../saved-state.ts';
+import { BrandingSchema, PublicSettingsSchema } from '../saved-state.ts';
 import { OneOf } from '../schemas.ts';
 
 export const PROTOCOL_VERSION = 1;
@@ -111,6 +111,7 @@ export const SnapshotSchema = Type.Object({
   presets: Type.Array(ColorPresetSchema),
   activePresetId: Type.Union([Type.String(), Type.Null()], { description: 'The applied colour preset' }),
   production: ProductionSchema,
+  branding: BrandingSchema,
 });
 export type Snapshot = Static<typeof SnapshotSchema>;
 
@@ -186,6 +187,11 @@ export const EVENT_MESSAGES = [
     'replay.saved',
     Type.Object({ path: Type.String() }),
     'Notification: OBS saved the replay buffer to this file',
+  ),
+  eventOf(
+    'branding',
+    BrandingSchema,
+    'Notification: the event logo, sponsors or talents changed in the operator app (settings: no revision change)',
   ),
   eventOf(
     'replay.failed',

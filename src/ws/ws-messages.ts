@@ -2,9 +2,10 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
 import { toServiceError } from '../http/error-envelope.ts';
+import { brandingOf } from '../saved-state.ts';
 import type { Service } from '../service.ts';
 import { snapshotViewOf } from '../views.ts';
-import type { ClientMessage, PanelStatus } from './protocol.ts';
+import type { ClientMessage, PanelStatus, Snapshot } from './protocol.ts';
 import { CLOSE, ClientMessage as ClientMessageSchema } from './protocol.ts';
 import type { WsClient, WsFanout } from './ws-fanout.ts';
 
@@ -27,6 +28,12 @@ type Handler<T extends ClientMessage['type']> = (
   client: WsClient,
   message: Extract<ClientMessage, { type: T }>,
 ) => void | Promise<void>;
+
+/** Everything a client draws from: the HUD's views, and the branding of the settings. */
+export const fullSnapshot = (service: Service): Snapshot => ({
+  ...snapshotViewOf(service.hub),
+  branding: brandingOf(service.settings()),
+});
 
 /** Page roles that only show the state: the HUD overlay and the scene pages never run commands. */
 export const READ_ONLY_ROLES: ReadonlySet<string> = new Set(['overlay', 'scene']);
@@ -88,7 +95,7 @@ const HANDLERS: { [T in ClientMessage['type']]: Handler<T> } = {
     fanout.send(client, { type: 'pong', id: message.id ?? null, revision: service.hub.revision });
   },
   snapshot({ service, fanout }, client, message) {
-    fanout.send(client, { type: 'snapshot', id: message.id ?? null, snapshot: snapshotViewOf(service.hub) });
+    fanout.send(client, { type: 'snapshot', id: message.id ?? null, snapshot: fullSnapshot(service) });
   },
   auth({ fanout }, client) {
     fanout.send(client, {

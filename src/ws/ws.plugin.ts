@@ -3,6 +3,8 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocketServer } from 'ws';
+import type { Settings } from '../saved-state.ts';
+import { brandingOf } from '../saved-state.ts';
 import { SERVICE_ID, VERSION } from '../version.ts';
 import type { PanelStatus } from './protocol.ts';
 import { CLOSE, MAX_MESSAGE_BYTES, PING_INTERVAL_MS, PROTOCOL_VERSION } from './protocol.ts';
@@ -85,8 +87,15 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
   service.hub.emitter.on('event', broadcast);
   const isRemote = (client: { remote: boolean }) => client.remote;
   const onToken = () => fanout.close(isRemote, CLOSE.unauthorized, 'the access token was regenerated');
-  const onSettings = ({ lanMode }: { lanMode: boolean }) => {
-    if (!lanMode) fanout.close(isRemote, CLOSE.forbidden, 'local network mode was switched off');
+  let brandingSent = JSON.stringify(brandingOf(service.settings()));
+  const onSettings = (settings: Settings) => {
+    if (!settings.lanMode) fanout.close(isRemote, CLOSE.forbidden, 'local network mode was switched off');
+    // The pages show the branding: a change reaches them at once, as a notification.
+    const branding = brandingOf(settings);
+    const text = JSON.stringify(branding);
+    if (text === brandingSent) return;
+    brandingSent = text;
+    fanout.broadcast({ type: 'event', event: 'branding', revision: service.hub.revision, data: branding });
   };
   service.events.on('token', onToken);
   service.events.on('settings', onSettings);

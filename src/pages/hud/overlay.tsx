@@ -2,7 +2,10 @@
 import { activePreset } from '../shared/broadcast.ts';
 import { Stage } from '../shared/stage.tsx';
 import { state } from '../shared/store.ts';
+import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
+import { ReplayPanel } from './replay-panel.tsx';
 import { Scoreboard } from './scoreboard.tsx';
+import { StatsPanel } from './stats-panel.tsx';
 import { TopBar } from './top-bar.tsx';
 import { VetoPanel } from './veto-panel.tsx';
 
@@ -20,6 +23,10 @@ export function Overlay() {
         <TopBar />
         <Scoreboard visible={hud?.scoreboardVisible === true} />
         <VetoPanel visible={hud?.vetoVisible === true} />
+        <StatsPanel visible={hud?.statsVisible === true} />
+        <BadgePanel />
+        <SponsorPanel />
+        <ReplayPanel />
       </main>
     </Stage>
   );

@@ -92,6 +92,7 @@ export function SeriesMaps(props: { variant: 'strip' | 'recap' }) {
 
 export function TopBar() {
   const event = match.value?.eventName ?? '';
+  const hasMaps = (match.value?.maps.length ?? 0) > 0;
   return (
     <header class="topbar" data-topbar>
       <div class="topbar__main">
@@ -99,14 +100,16 @@ export function TopBar() {
         <Centre />
         <TeamBlock side="B" />
       </div>
-      <div class="topbar__sub">
-        {event ? (
-          <span class="topbar__event" data-event-name>
-            {event}
-          </span>
-        ) : null}
-        <SeriesMaps variant="strip" />
-      </div>
+      {event || hasMaps ? (
+        <div class="topbar__sub">
+          {event ? (
+            <span class="topbar__event" data-event-name>
+              {event}
+            </span>
+          ) : null}
+          <SeriesMaps variant="strip" />
+        </div>
+      ) : null}
     </header>
   );
 }

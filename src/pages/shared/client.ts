@@ -31,6 +31,7 @@ const NOTIFICATIONS: ReadonlySet<EventMessage['event']> = new Set([
   'overlay.reload',
   'replay.saved',
   'replay.failed',
+  'branding',
   'panel.status',
   'panel.request',
 ]);
