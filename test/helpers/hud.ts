@@ -51,7 +51,34 @@ export async function seriesInProgress(server: RunningServer): Promise<void> {
 export const settled = (page: Page) =>
   page.waitForFunction(() => {
     const doc = (
-      globalThis as unknown as { document: { fonts: { status: string }; getAnimations(): unknown[] } }
+      globalThis as unknown as {
+        document: { fonts: { status: string }; getAnimations(): Array<{ playState: string }> };
+      }
     ).document;
-    return doc.fonts.status === 'loaded' && doc.getAnimations().length === 0;
+    // Finished animations that hold their end (fill: both) are still listed: only running ones count.
+    return doc.fonts.status === 'loaded' && doc.getAnimations().every((a) => a.playState !== 'running');
   });
+
+/** The operator app's panel API with a session cookie, as the browser would call it. */
+export async function panelApi(server: RunningServer) {
+  const key = new URL(server.signInUrl()).searchParams.get('key') ?? '';
+  const signIn = await fetch(`${server.appUrl}/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key }),
+  });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${server.appUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+  return {
+    cookie,
+    upload: async (image: Buffer) => post('/api/panel/media', { data: image.toString('base64') }),
+    settings: (change: unknown) => post('/api/panel/settings', change),
+  };
+}

@@ -14,35 +14,11 @@ import { obsConnectionLive } from '../../src/obs/obs-socket.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
-import { ROSTER, seriesInProgress, settled } from '../helpers/hud.ts';
+import { panelApi, ROSTER, seriesInProgress, settled } from '../helpers/hud.ts';
 import { makeClip, makeLogo } from '../helpers/media.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.meta.url));
 const FULL_HD = { width: 1920, height: 1080 };
-
-/** The operator app's panel API with a session cookie, as the browser would call it. */
-export async function panelApi(server: RunningServer) {
-  const key = new URL(server.signInUrl()).searchParams.get('key') ?? '';
-  const signIn = await fetch(`${server.appUrl}/auth/sign-in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key }),
-  });
-  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${server.appUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, any> };
-  };
-  return {
-    cookie,
-    upload: async (image: Buffer) => post('/api/panel/media', { data: image.toString('base64') }),
-    settings: (change: unknown) => post('/api/panel/settings', change),
-  };
-}
 
 /** An OBS socket stand-in: connected, replay buffer on, and each save reports `clip` as saved. */
 const standInObs = (clip: string) =>
