@@ -118,7 +118,10 @@ export function productionOf(snapshot: SnapshotOf<'production'>): ProductionInpu
 }
 
 /** The HUD's part of what hello and a snapshot answer carry (the settings add the branding). */
-export function snapshotViewOf(hub: { snapshots(): Snapshots; hudState(): HudState }): Omit<Snapshot, 'branding'> {
+export function snapshotViewOf(hub: {
+  snapshots(): Snapshots;
+  hudState(): HudState;
+}): Omit<Snapshot, 'branding'> {
   const snapshots = hub.snapshots();
   const state = hub.hudState();
   return {
