@@ -90,6 +90,8 @@ export interface ServerProcess {
   port: number;
   httpUrl: string;
   wsUrl: string;
+  /** The application server (operator app, HUD pages); on a free port when asked for. */
+  appUrl: string;
   /** Time from spawn until /health answered, ms. */
   startMs: number;
   /** The server's resident set size now (VmRSS of /proc/<pid>/status), KiB. */
@@ -107,6 +109,8 @@ export interface StartOptions {
   /** A fresh temporary one (removed on stop) when not given. */
   dataDir?: string;
   port?: number;
+  /** The application server's port; 0 picks a free one (default: the CLI's own default). */
+  appPort?: number;
   /** Extra node options, e.g. --cpu-prof. */
   nodeOptions?: string[];
 }
@@ -114,6 +118,7 @@ export interface StartOptions {
 /** Starts the real CLI (`serve --headless --no-obs --log-level warn`) or the bare server, and waits for /health. */
 export async function startServerProcess(options: StartOptions): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
+  const appPort = options.appPort === 0 ? await freePort() : options.appPort;
   const ownDir = options.dataDir === undefined && options.kind === 'hud';
   const dataDir = options.dataDir ?? (ownDir ? mkdtempSync(join(tmpdir(), 'hud-bench-')) : '');
   const args =
@@ -129,6 +134,7 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
           dataDir,
           '--log-level',
           'warn',
+          ...(appPort === undefined ? [] : ['--app-port', String(appPort)]),
         ]
       : [...options.runtime.bare, '--port', String(port)];
   const spawnedAt = process.hrtime.bigint();
@@ -159,6 +165,7 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
     port,
     httpUrl: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
+    appUrl: `http://127.0.0.1:${appPort ?? 44554}`,
     startMs: Number(answered - spawnedAt) / 1e6,
     rssKb: () => rssKbOf(pid),
     cpuMs: () => cpuMsOf(pid),
