@@ -92,12 +92,47 @@ export const AutomationSettingsSchema = Type.Object({
   enabled: Type.Boolean({ description: 'Enable local automation server: the automation port is open' }),
 });
 
+/** An image the operator uploaded: its file in the data directory's media folder, served at /media/<id>. */
+export const MediaIdSchema = Type.String({
+  pattern: '^[0-9a-f]{32}\\.(png|jpg|webp|gif)$',
+  description: 'An uploaded image (POST /api/panel/media), served at /media/<id>',
+});
+
+export const TalentSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' }),
+    role: Type.String({ maxLength: 32, description: 'Caster, host, analyst …' }),
+    handle: Type.Optional(Type.String({ maxLength: 64, description: 'A social handle, e.g. @name' })),
+    photo: Type.Optional(MediaIdSchema),
+  },
+  strict,
+);
+
+export const SponsorSchema = Type.Object(
+  { name: Type.String({ maxLength: 64 }), image: MediaIdSchema },
+  strict,
+);
+
+/** What the broadcast pages show besides the match: the event logo, the sponsors, the talents. */
+export const BrandingSchema = Type.Object(
+  {
+    eventLogo: Type.Union([MediaIdSchema, Type.Null()]),
+    sponsors: Type.Array(SponsorSchema, { maxItems: 24 }),
+    talents: Type.Array(TalentSchema, { maxItems: 12 }),
+  },
+  strict,
+);
+export type Branding = Static<typeof BrandingSchema>;
+export const DEFAULT_BRANDING: Branding = { eventLogo: null, sponsors: [], talents: [] };
+
 export const SettingsSchema = Type.Object({
   lanMode: Type.Boolean(),
   obs: ObsSettingsSchema,
   sources: ImportSourcesSchema,
   // Absent in files of earlier versions: the server is on, as it was then.
   automation: Type.Optional(AutomationSettingsSchema),
+  // Absent in files of earlier versions: nothing set.
+  branding: Type.Optional(BrandingSchema),
 });
 
 export const SavedStateSchema = Type.Object({
@@ -130,6 +165,7 @@ export const SettingsChangeSchema = Type.Object(
     obs: Type.Optional(Type.Partial(ObsSettingsSchema, strict)),
     sources: Type.Optional(Type.Partial(ImportSourcesSchema, strict)),
     automation: Type.Optional(Type.Partial(AutomationSettingsSchema, strict)),
+    branding: Type.Optional(Type.Partial(BrandingSchema, strict)),
   },
   { ...strict, minProperties: 1 },
 );
@@ -141,6 +177,7 @@ export const PublicSettingsSchema = Type.Object({
   obs: Type.Object({ url: Type.String(), enabled: Type.Boolean(), passwordSet: Type.Boolean() }),
   sources: ImportSourcesSchema,
   automation: AutomationSettingsSchema,
+  branding: BrandingSchema,
 });
 export type PublicSettings = Static<typeof PublicSettingsSchema>;
 
@@ -151,7 +188,13 @@ export function publicSettings(settings: Settings): PublicSettings {
     obs: { ...obs, passwordSet: password !== '' },
     sources: settings.sources,
     automation: { enabled: automationEnabled(settings) },
+    branding: brandingOf(settings),
   };
+}
+
+/** The branding set in the operator app, or nothing set. */
+export function brandingOf(settings: Settings): Branding {
+  return settings.branding ?? DEFAULT_BRANDING;
 }
 
 /** Whether the automation port should be open: on unless the operator switched it off. */

@@ -49,7 +49,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const service = await startService(options);
   let automation: Listener;
   let application: Listener;
-  const panelStatus = (): PanelStatus => ({
+  const panelStatus = (): Omit<PanelStatus, 'overlayPages'> => ({
     settings: publicSettings(service.settings()),
     automation: {
       enabled: automationEnabled(service.settings()),
@@ -59,7 +59,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       wsUrls: automation.urls('ws'),
     },
     app: { appUrls: application.urls('http') },
-    overlayPages: 0,
   });
   const applySettings = async (changes: SettingsChange) => {
     const settings = await service.updateSettings(changes);

@@ -30,7 +30,7 @@ import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
 import { RecentRequests } from './recent-requests.ts';
 import type { SavedState, Settings, SettingsChange } from './saved-state.ts';
-import { automationEnabled, SAVED_STATE_VERSION } from './saved-state.ts';
+import { automationEnabled, brandingOf, SAVED_STATE_VERSION } from './saved-state.ts';
 import { StateHub } from './state-hub.ts';
 import { moveAside, StateStore } from './state-store.ts';
 
@@ -90,6 +90,8 @@ export interface Service {
   regenerateSignInKey(): Promise<string>;
   /** The operator app pages that make the main window open. */
   mainWindow: MainWindow;
+  /** The data directory: the saved state, the secrets, the uploaded images. */
+  dataDir: string;
   rateLimit: RateLimit;
   recent: RecentRequests;
   events: Emitter<ServiceEvents>;
@@ -116,6 +118,7 @@ function withChanges(base: Settings, changes: SettingsChange): Settings {
     obs: { ...base.obs, ...defined(changes.obs) },
     sources: { ...base.sources, ...defined(changes.sources) },
     automation: { enabled: changes.automation?.enabled ?? automationEnabled(base) },
+    branding: { ...brandingOf(base), ...defined(changes.branding) },
   };
 }
 
@@ -287,6 +290,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       return signInKey;
     },
     mainWindow,
+    dataDir,
     rateLimit: new RateLimit(),
     recent: new RecentRequests(),
     async updateSettings(changes) {

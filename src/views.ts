@@ -117,8 +117,11 @@ export function productionOf(snapshot: SnapshotOf<'production'>): ProductionInpu
   return snapshot.context;
 }
 
-/** Everything a client needs to draw from scratch: what hello and a snapshot answer carry. */
-export function snapshotViewOf(hub: { snapshots(): Snapshots; hudState(): HudState }): Snapshot {
+/** The HUD's part of what hello and a snapshot answer carry (the settings add the branding). */
+export function snapshotViewOf(hub: {
+  snapshots(): Snapshots;
+  hudState(): HudState;
+}): Omit<Snapshot, 'branding'> {
   const snapshots = hub.snapshots();
   const state = hub.hudState();
   return {
@@ -128,6 +131,7 @@ export function snapshotViewOf(hub: { snapshots(): Snapshots; hudState(): HudSta
     veto: vetoStatusOf(snapshots),
     reveal: revealOf(snapshots),
     presets: presetsOf(snapshots.host).presets,
+    activePresetId: presetsOf(snapshots.host).activePresetId,
     production: productionOf(snapshots.production),
   };
 }

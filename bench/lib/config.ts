@@ -16,6 +16,8 @@ export interface BenchConfig {
     maxSeconds: number;
   };
   startup: { starts: number };
+  /** Commands until the HUD pages' DOM shows them (Chromium), one at a time. */
+  overlay: { commands: number; pauseMs: number };
 }
 
 export const FULL: BenchConfig = {
@@ -29,6 +31,7 @@ export const FULL: BenchConfig = {
   wsTriggers: { windows: [1, 8, 64], warmupSeconds: 1, seconds: 5 },
   memory: { clients: 1_000, warmupCommands: 20_000, commands: 1_000_000, connections: 50, maxSeconds: 360 },
   startup: { starts: 9 },
+  overlay: { commands: 500, pauseMs: 20 },
 };
 
 export const QUICK: BenchConfig = {
@@ -42,6 +45,7 @@ export const QUICK: BenchConfig = {
   wsTriggers: { windows: [1, 8, 64], warmupSeconds: 0.3, seconds: 1 },
   memory: { clients: 1_000, warmupCommands: 5_000, commands: 20_000, connections: 50, maxSeconds: 60 },
   startup: { starts: 3 },
+  overlay: { commands: 40, pauseMs: 20 },
 };
 
 /** What every part gets. */

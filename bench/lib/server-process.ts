@@ -92,6 +92,8 @@ export interface ServerProcess {
   appPort: number;
   httpUrl: string;
   wsUrl: string;
+  /** The application server (operator app, HUD pages). */
+  appUrl: string;
   /** Time from spawn until /health answered, ms. */
   startMs: number;
   /** The server's resident set size now (VmRSS of /proc/<pid>/status), KiB. */
@@ -166,6 +168,7 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
     appPort: options.kind === 'hud' ? appPort : 0,
     httpUrl: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
+    appUrl: `http://127.0.0.1:${appPort}`,
     startMs: Number(answered - spawnedAt) / 1e6,
     rssKb: () => rssKbOf(pid),
     cpuMs: () => cpuMsOf(pid),

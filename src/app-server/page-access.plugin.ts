@@ -16,6 +16,7 @@ import { sendError } from '../http/error-envelope.ts';
 import { hostRefusal } from '../http/host-check.ts';
 import type { Service } from '../service.ts';
 import { isUpgrade, PAGE_WS_PATHS, upgradePathRefusal } from '../ws/ws-routes.ts';
+import { isOverlayPagePath } from './page-paths.ts';
 
 /** Whether an Origin header is this server's own (same host and port as the request's Host). */
 export function isOwnOrigin(origin: string, host: string | undefined): boolean {
@@ -63,9 +64,10 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
   if (path.startsWith(PANEL_API) && !request.signedIn) {
     return new ServiceError('unauthorized', 'sign in to the operator app first (its sign-in address or key)');
   }
-  if (upgrade || path.startsWith('/api/')) {
+  if (upgrade || path.startsWith('/api/') || isOverlayPagePath(path)) {
     // The pages in OBS on this machine read and follow the state without signing in; from the
-    // local network they bring the access token (?token=), as every automation client does.
+    // local network they bring the access token (?token=), as every automation client does: the
+    // HUD and scene pages in their own address, which their WebSocket passes on.
     if (request.signedIn || peer.class === 'loopback') return null;
     const presented = extractToken(request.headers) ?? extractQueryToken(request.url);
     const decision = decideAccess({

@@ -4,10 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ServiceError } from '../errors.ts';
 import { sendError } from '../http/error-envelope.ts';
+import { SCENE_PAGES } from './page-paths.ts';
 
 /**
- * The built pages (dist/pages): the operator app at /, its assets. An unknown path that a browser
- * asks as a page gets the app (it routes on the client); anything else stays a 404 envelope.
+ * The built pages (dist/pages): the operator app at /, the HUD overlay at /hud, the scene pages at
+ * /scenes/<window|versus|talents|sponsors|mapRecap>, and their assets.
  */
 async function pagesPlugin(app: FastifyInstance, { root }: { root: string }): Promise<void> {
   if (!existsSync(root)) {
@@ -21,6 +22,17 @@ async function pagesPlugin(app: FastifyInstance, { root }: { root: string }): Pr
     return;
   }
   await app.register(fastifyStatic, { root, index: 'index.html', wildcard: true, cacheControl: false });
+  app.get('/hud', (_request, reply) => reply.sendFile('hud.html'));
+  app.get<{ Params: { scene: string } }>('/scenes/:scene', (request, reply) => {
+    const { scene } = request.params;
+    if (!SCENE_PAGES.includes(scene)) {
+      return sendError(
+        reply,
+        new ServiceError('not_found', `no scene page "${scene}": /scenes/ + ${SCENE_PAGES.join(', ')}`),
+      );
+    }
+    return reply.sendFile('scene.html');
+  });
   // Built assets carry a content hash in their name: they never change, the index does.
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/assets/'))

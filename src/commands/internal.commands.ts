@@ -56,6 +56,12 @@ const overlayReport = defineCommand({
           { maxItems: 200 },
         ),
       ),
+      opened: Type.Optional(
+        Type.Boolean({
+          description:
+            'An overlay page just opened: the overlay window counts as open unless a command has said otherwise',
+        }),
+      ),
     },
     atLeastOne,
   ),
@@ -67,6 +73,11 @@ const overlayReport = defineCommand({
       if (visible !== undefined) hud.send(id, { type: 'panel.report', visible });
     }
     if (report.presets) hud.send('host', { type: 'host.presets', presets: report.presets });
+    // A browser source that loads is the overlay window opening, as long as no toggle_overlay,
+    // show_overlay or hide_overlay has decided the window's state: those keep the last word.
+    if (report.opened && hud.snapshot('overlay').matches('unknown')) {
+      hud.send('overlay', { type: 'panel.report', visible: true });
+    }
     return {};
   },
 });

@@ -1,6 +1,5 @@
 /**
- * The pages the application server serves (the operator app now; the HUD overlay and the scene
- * pages later), built by `npm run build` into dist/pages. Everything they load is bundled: no CDN.
+ * The pages the application server serves (the operator app, the HUD overlay, the scene pages), built by `npm run build` into dist/pages. Everything they load is bundled: no CDN.
  */
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
@@ -18,7 +17,11 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     rollupOptions: {
-      input: { operator: fileURLToPath(new URL('./index.html', import.meta.url)) },
+      input: {
+        operator: fileURLToPath(new URL('./index.html', import.meta.url)),
+        hud: fileURLToPath(new URL('./hud.html', import.meta.url)),
+        scene: fileURLToPath(new URL('./scene.html', import.meta.url)),
+      },
     },
   },
 });

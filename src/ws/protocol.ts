@@ -18,7 +18,7 @@ import {
 } from '../answer-schemas.ts';
 import type { ErrorCode } from '../errors.ts';
 import { ERROR_STATUS } from '../errors.ts';
-import { PublicSettingsSchema } from '../saved-state.ts';
+import { BrandingSchema, PublicSettingsSchema } from '../saved-state.ts';
 import { OneOf } from '../schemas.ts';
 
 export const PROTOCOL_VERSION = 1;
@@ -73,7 +73,28 @@ export const SnapshotRequest = Type.Object(
   { additionalProperties: false, description: 'Asks for a fresh snapshot, e.g. after a revision gap' },
 );
 
-export const ClientMessage = Type.Union([TriggerMessage, PingMessage, SnapshotRequest, AuthMessage]);
+export const ReportMessage = Type.Object(
+  {
+    type: Type.Literal('report'),
+    id: Type.Optional(Id),
+    report: Type.Unknown({
+      description:
+        'What the HUD overlay shows: the payload of overlay_report (panel flags, its colour presets, opened)',
+    }),
+  },
+  {
+    additionalProperties: false,
+    description: 'HUD overlay pages only (role=overlay): report what the overlay shows; answered by a result',
+  },
+);
+
+export const ClientMessage = Type.Union([
+  TriggerMessage,
+  PingMessage,
+  SnapshotRequest,
+  AuthMessage,
+  ReportMessage,
+]);
 export type ClientMessage = Static<typeof ClientMessage>;
 
 const Revision = Type.Integer({ minimum: 0 });
@@ -88,7 +109,9 @@ export const SnapshotSchema = Type.Object({
   veto: VetoStatusSchema,
   reveal: RevealViewSchema,
   presets: Type.Array(ColorPresetSchema),
+  activePresetId: Type.Union([Type.String(), Type.Null()], { description: 'The applied colour preset' }),
   production: ProductionSchema,
+  branding: BrandingSchema,
 });
 export type Snapshot = Static<typeof SnapshotSchema>;
 
@@ -164,6 +187,11 @@ export const EVENT_MESSAGES = [
     'replay.saved',
     Type.Object({ path: Type.String() }),
     'Notification: OBS saved the replay buffer to this file',
+  ),
+  eventOf(
+    'branding',
+    BrandingSchema,
+    'Notification: the event logo, sponsors or talents changed in the operator app (settings: no revision change)',
   ),
   eventOf(
     'replay.failed',

@@ -3,12 +3,11 @@ import type { WebSocket } from 'ws';
 import { tokensEqual } from '../access/access-token.ts';
 import { peerOf } from '../http/access-hooks.ts';
 import { SERVICE_ID, VERSION } from '../version.ts';
-import { snapshotViewOf } from '../views.ts';
 import { meterMessages } from './message-budget.ts';
 import { AUTH_DEADLINE_MS, CLOSE, PROTOCOL_VERSION } from './protocol.ts';
 import type { WsClient } from './ws-fanout.ts';
 import type { WsContext } from './ws-messages.ts';
-import { handleMessage, parseJson, refuseMessage } from './ws-messages.ts';
+import { fullSnapshot, handleMessage, parseJson, refuseMessage } from './ws-messages.ts';
 
 /** How often an operator app page is pinged: a missing pong ends it at the next ping. */
 export const OPERATOR_PING_MS = 500;
@@ -47,7 +46,7 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
       service: SERVICE_ID,
       version: VERSION,
       protocol: PROTOCOL_VERSION,
-      snapshot: snapshotViewOf(service.hub),
+      snapshot: fullSnapshot(service),
     });
     if (client.panel && context.panelStatus) {
       const data = context.panelStatus();

@@ -2,9 +2,10 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
 import { toServiceError } from '../http/error-envelope.ts';
+import { brandingOf } from '../saved-state.ts';
 import type { Service } from '../service.ts';
 import { snapshotViewOf } from '../views.ts';
-import type { ClientMessage, PanelStatus } from './protocol.ts';
+import type { ClientMessage, PanelStatus, Snapshot } from './protocol.ts';
 import { CLOSE, ClientMessage as ClientMessageSchema } from './protocol.ts';
 import type { WsClient, WsFanout } from './ws-fanout.ts';
 
@@ -28,34 +29,73 @@ type Handler<T extends ClientMessage['type']> = (
   message: Extract<ClientMessage, { type: T }>,
 ) => void | Promise<void>;
 
+/** Everything a client draws from: the HUD's views, and the branding of the settings. */
+export const fullSnapshot = (service: Service): Snapshot => ({
+  ...snapshotViewOf(service.hub),
+  branding: brandingOf(service.settings()),
+});
+
+/** Page roles that only show the state: the HUD overlay and the scene pages never run commands. */
+export const READ_ONLY_ROLES: ReadonlySet<string> = new Set(['overlay', 'scene']);
+
+/** The one report a page may send: the HUD overlay tells what it shows (docs/websocket.md). */
+const OVERLAY_REPORT = 'overlay_report';
+
+/**
+ * Runs a command (or the overlay's report) and answers with a result; failures in the same
+ * envelope as over HTTP.
+ */
+async function answerWith(
+  { fanout, record, fault }: WsContext,
+  client: WsClient,
+  id: string | number | null,
+  action: string,
+  request: string,
+  run: () => Promise<Awaited<ReturnType<Service['dispatcher']['dispatch']>>>,
+): Promise<void> {
+  try {
+    const answer = await run();
+    fanout.send(client, { type: 'result', id, action, ...answer });
+    record(client, request, 200);
+  } catch (caught) {
+    const known = toServiceError(caught);
+    if (!known) fault(caught, action);
+    const error = known ?? new ServiceError('internal_error', 'internal error: see the service log');
+    fanout.send(client, { type: 'result', id, action, status: error.status, ...error.toBody() });
+    record(client, request, error.status, error.code);
+  }
+}
+
 /** One handler per message type of an authenticated client. */
 const HANDLERS: { [T in ClientMessage['type']]: Handler<T> } = {
-  async trigger({ service, fanout, record, fault }, client, message) {
+  trigger(context, client, message) {
     const id = message.id ?? null;
     const request = `trigger ${message.action}`;
-    try {
-      const answer = await service.dispatcher.dispatch(message.action, message.payload);
-      fanout.send(client, { type: 'result', id, action: message.action, ...answer });
-      record(client, request, 200);
-    } catch (caught) {
-      const known = toServiceError(caught);
-      if (!known) fault(caught, message.action);
-      const error = known ?? new ServiceError('internal_error', 'internal error: see the service log');
-      fanout.send(client, {
-        type: 'result',
-        id,
-        action: message.action,
-        status: error.status,
-        ...error.toBody(),
-      });
-      record(client, request, error.status, error.code);
-    }
+    const { service } = context;
+    return answerWith(context, client, id, message.action, request, async () => {
+      if (client.role !== null && READ_ONLY_ROLES.has(client.role)) {
+        throw new ServiceError(
+          'forbidden',
+          `a ${client.role} page only shows the HUD: send commands from the operator app or the automation server`,
+        );
+      }
+      return service.dispatcher.dispatch(message.action, message.payload);
+    });
+  },
+  report(context, client, message) {
+    const { service } = context;
+    return answerWith(context, client, message.id ?? null, OVERLAY_REPORT, 'report', async () => {
+      if (client.role !== 'overlay') {
+        throw new ServiceError('forbidden', 'only a HUD overlay page (role=overlay) reports what it shows');
+      }
+      return service.internal.dispatch(OVERLAY_REPORT, message.report);
+    });
   },
   ping({ service, fanout }, client, message) {
     fanout.send(client, { type: 'pong', id: message.id ?? null, revision: service.hub.revision });
   },
   snapshot({ service, fanout }, client, message) {
-    fanout.send(client, { type: 'snapshot', id: message.id ?? null, snapshot: snapshotViewOf(service.hub) });
+    fanout.send(client, { type: 'snapshot', id: message.id ?? null, snapshot: fullSnapshot(service) });
   },
   auth({ fanout }, client) {
     fanout.send(client, {
@@ -122,7 +162,7 @@ export function handleMessage(context: WsContext, client: WsClient, message: unk
       type: 'error',
       id: typeof id === 'string' || typeof id === 'number' ? id : null,
       error: 'invalid_payload',
-      message: `not a message of the protocol (trigger, ping, snapshot)${problem ? `: ${problem.path || '/'} ${problem.message}` : ''}`,
+      message: `not a message of the protocol (trigger, ping, snapshot, report)${problem ? `: ${problem.path || '/'} ${problem.message}` : ''}`,
     });
     return;
   }

@@ -3,6 +3,8 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocketServer } from 'ws';
+import type { Settings } from '../saved-state.ts';
+import { brandingOf } from '../saved-state.ts';
 import { SERVICE_ID, VERSION } from '../version.ts';
 import type { PanelStatus } from './protocol.ts';
 import { CLOSE, MAX_MESSAGE_BYTES, PING_INTERVAL_MS, PROTOCOL_VERSION } from './protocol.ts';
@@ -50,12 +52,17 @@ export interface WsOptions {
   /** Where the WebSocket answers (an upgrade anywhere else is 404 before it happens). */
   paths: ReadonlySet<string>;
   /** The application server: signed-in operator app pages get the panel events, this first. */
-  panelStatus?: () => PanelStatus;
+  panelStatus?: () => Omit<PanelStatus, 'overlayPages'>;
 }
 
 async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }: WsOptions): Promise<void> {
   const { service } = app;
   const fanout = new WsFanout();
+  const isOverlayPage = (client: WsClient) => client.role === 'overlay' && client.authenticated;
+  // The overlay pages are this gateway's own connections: it counts them into the status.
+  const statusNow = panelStatus
+    ? (): PanelStatus => ({ ...panelStatus(), overlayPages: fanout.count(isOverlayPage) })
+    : null;
   await app.register(websocket, {
     options: { maxPayload: MAX_MESSAGE_BYTES },
     // Replaces the plugin's own preClose, which closes every socket without a code (clients saw 1005).
@@ -66,7 +73,7 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
   const context: WsContext = {
     service,
     fanout,
-    panelStatus: panelStatus ?? null,
+    panelStatus: statusNow,
     record(client, request, status, error) {
       const entry = { transport, request, status, address: client.address };
       const record = error ? { ...entry, error } : entry;
@@ -80,8 +87,15 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
   service.hub.emitter.on('event', broadcast);
   const isRemote = (client: { remote: boolean }) => client.remote;
   const onToken = () => fanout.close(isRemote, CLOSE.unauthorized, 'the access token was regenerated');
-  const onSettings = ({ lanMode }: { lanMode: boolean }) => {
-    if (!lanMode) fanout.close(isRemote, CLOSE.forbidden, 'local network mode was switched off');
+  let brandingSent = JSON.stringify(brandingOf(service.settings()));
+  const onSettings = (settings: Settings) => {
+    if (!settings.lanMode) fanout.close(isRemote, CLOSE.forbidden, 'local network mode was switched off');
+    // The pages show the branding: a change reaches them at once, as a notification.
+    const branding = brandingOf(settings);
+    const text = JSON.stringify(branding);
+    if (text === brandingSent) return;
+    brandingSent = text;
+    fanout.broadcast({ type: 'event', event: 'branding', revision: service.hub.revision, data: branding });
   };
   service.events.on('token', onToken);
   service.events.on('settings', onSettings);
@@ -89,8 +103,8 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
   const isPanel = (client: WsClient) => client.panel;
   // The application server: panel events to the operator app, sign-in key changes sign it out.
   const sendPanelStatus = () => {
-    if (!panelStatus || fanout.count(isPanel) === 0) return;
-    const data = panelStatus();
+    if (!statusNow || fanout.count(isPanel) === 0) return;
+    const data = statusNow();
     fanout.broadcast({ type: 'event', event: 'panel.status', revision: service.hub.revision, data }, isPanel);
   };
   const onSignInKey = () =>

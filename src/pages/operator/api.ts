@@ -42,7 +42,18 @@ export type SettingsChange = {
   lanMode?: boolean;
   obs?: { url?: string; password?: string; enabled?: boolean };
   automation?: { enabled?: boolean };
+  branding?: Partial<PanelStatus['settings']['branding']>;
 };
+
+/** Reads a file the operator chose as base64, for POST /api/panel/media. */
+export function readBase64(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
 
 export const api = {
   authStatus: () => request<{ signedIn: boolean }>('GET', '/auth/status'),
@@ -54,6 +65,10 @@ export const api = {
   regenerateToken: () => request<{ token: string }>('POST', '/api/panel/token/regenerate'),
   settings: (change: SettingsChange) =>
     request<{ settings: PanelStatus['settings'] }>('POST', '/api/panel/settings', change),
+  uploadImage: async (file: Blob) =>
+    request<{ media: { id: string; url: string } }>('POST', '/api/panel/media', {
+      data: await readBase64(file),
+    }),
   actions: () =>
     request<{ actions: import('../../protocol/index.ts').ActionDescriptor[] }>('GET', '/api/actions'),
 };

@@ -10,6 +10,7 @@ import {
 } from '../../protocol/index.ts';
 import type { Production } from '../shared/store.ts';
 import { notices, panelStatus, presets, production, state, statsPlayer } from '../shared/store.ts';
+import { BrandingCard, SourcesCard, TalentsCard } from './branding-view.tsx';
 import { Address, Card, CommandButton, ErrorText, Field, literals, Switch, useCommand } from './ui.tsx';
 
 const POSITIONS = literals(PositionSchema);
@@ -340,6 +341,9 @@ export function HudView() {
       <PlayerStats hud={hud} />
       <Presets />
       <Replay hud={hud} />
+      <BrandingCard />
+      <TalentsCard />
+      <SourcesCard />
     </div>
   );
 }

@@ -17,6 +17,8 @@ export interface ClientOptions {
   onHello?: () => void;
   /** Called when a connection closes, with its close code. */
   onClose?: (code: number) => void;
+  /** Called with each event once the store has it (notifications too), e.g. overlay.reload. */
+  onEvent?: (message: EventMessage) => void;
 }
 
 export const BACKOFF_MS = { first: 500, max: 5_000 } as const;
@@ -29,6 +31,7 @@ const NOTIFICATIONS: ReadonlySet<EventMessage['event']> = new Set([
   'overlay.reload',
   'replay.saved',
   'replay.failed',
+  'branding',
   'panel.status',
   'panel.request',
 ]);
@@ -98,6 +101,22 @@ export class Client {
     return new Promise((resolve) => {
       this.pending.set(id, { action, resolve });
       this.send({ type: 'trigger', id, action, ...(payload === undefined ? {} : { payload }) });
+    });
+  }
+
+  /**
+   * The HUD overlay tells the server what it shows (the payload of overlay_report); resolves with
+   * the server's result, as trigger does.
+   */
+  report(report: unknown): Promise<CommandResult> {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      return Promise.resolve(localFailure('overlay_report', 'Not connected to the server'));
+    }
+    const id = `r${this.nextId++}`;
+    return new Promise((resolve) => {
+      this.pending.set(id, { action: 'overlay_report', resolve });
+      this.send({ type: 'report', id, report });
     });
   }
 
@@ -174,6 +193,7 @@ export class Client {
       // A notification carries the current revision without raising it: a newer one means a change
       // was missed. The notification itself is still worth showing.
       applyEvent(message.event, message.data as never);
+      this.options.onEvent?.(message);
       if (message.revision > this.revision) this.resync();
       return;
     }
@@ -184,6 +204,7 @@ export class Client {
     }
     this.revision = Math.max(this.revision, message.revision);
     applyEvent(message.event, message.data as never);
+    this.options.onEvent?.(message);
     if (connection.value.revision !== this.revision) this.setConnection({ revision: this.revision });
   }
 

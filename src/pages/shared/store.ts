@@ -50,6 +50,10 @@ export const statsPlayer = signal<StatsPlayer>({ player: null, durationMs: null 
 export const panelStatus = signal<PanelStatus | null>(null);
 export const requests = signal<RequestRecord[]>([]);
 export const notices = signal<Notice[]>([]);
+/** The event logo, sponsors and talents set in the operator app. */
+export const branding = signal<EventData<'branding'>>({ eventLogo: null, sponsors: [], talents: [] });
+/** The last replay OBS saved (a notification), for the overlay to play. */
+export const lastReplay = signal<{ path: string; at: number } | null>(null);
 export const connection = signal<Connection>({
   status: 'connecting',
   revision: 0,
@@ -67,9 +71,9 @@ export function applySnapshot(snapshot: Snapshot): void {
   match.value = snapshot.match;
   veto.value = snapshot.veto;
   reveal.value = snapshot.reveal;
-  // The snapshot carries the list only; the applied preset arrives with the next presets event.
-  presets.value = { presets: snapshot.presets, activePresetId: presets.value.activePresetId };
+  presets.value = { presets: snapshot.presets, activePresetId: snapshot.activePresetId };
   if ('production' in snapshot && snapshot.production) production.value = snapshot.production;
+  if (snapshot.branding) branding.value = snapshot.branding;
 }
 
 /** Applies one event's data to its resource. */
@@ -110,7 +114,13 @@ const handlers: EventHandlers = {
     statsPlayer.value = data;
   },
   'overlay.reload': () => notify('overlay.reload', 'The overlay was asked to reload'),
-  'replay.saved': (data) => notify('replay.saved', `Replay saved: ${data.path}`),
+  'replay.saved': (data) => {
+    lastReplay.value = { path: data.path, at: Date.now() };
+    notify('replay.saved', `Replay saved: ${data.path}`);
+  },
+  branding: (data) => {
+    branding.value = data;
+  },
   'replay.failed': (data) => notify('replay.failed', `Replay not saved: ${data.message}`),
   'panel.status': (data) => {
     panelStatus.value = data;

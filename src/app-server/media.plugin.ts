@@ -1,0 +1,145 @@
+/**
+ * The files the broadcast pages show that are not the pages themselves: the images the operator
+ * uploads (event logo, sponsors, talent photos), stored in the data directory and served at
+ * /media/<id>; and the replay clips OBS saved, each served from exactly the path OBS reported.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import send from '@fastify/send';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { invalidPayload, ServiceError } from '../errors.ts';
+import { answers, okAnswer } from '../http/routes/shared.ts';
+import { MediaIdSchema } from '../saved-state.ts';
+import type { EventMessage } from '../ws/protocol.ts';
+
+/** The largest image an operator may upload. */
+export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+/** How many reported replay clips stay servable (the newest ones). */
+export const KEPT_REPLAYS = 20;
+export const MEDIA_DIR = 'media';
+
+/** The image types the pages show, recognised by their first bytes (never by a name or a header). */
+const IMAGE_TYPES = [
+  {
+    ext: 'png',
+    type: 'image/png',
+    is: (b: Buffer) => b.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex')),
+  },
+  { ext: 'jpg', type: 'image/jpeg', is: (b: Buffer) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  {
+    ext: 'gif',
+    type: 'image/gif',
+    is: (b: Buffer) => /^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')),
+  },
+  {
+    ext: 'webp',
+    type: 'image/webp',
+    is: (b: Buffer) =>
+      b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
+] as const;
+
+const typeOfExt = (file: string) => IMAGE_TYPES.find((image) => file.endsWith(`.${image.ext}`))?.type;
+const isMediaId = (id: string) => new RegExp(MediaIdSchema.pattern ?? '^$').test(id);
+
+const UploadSchema = Type.Object(
+  {
+    data: Type.String({
+      maxLength: Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4,
+      description: 'The image, base64',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** Sends one file with ranges (a video element seeks), or the envelope when it cannot. */
+async function sendFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  path: string,
+  headers: Record<string, string>,
+): Promise<FastifyReply> {
+  const result = await send(request.raw, basename(path), {
+    root: dirname(path),
+    dotfiles: 'allow',
+    acceptRanges: true,
+    cacheControl: false,
+  });
+  if (result.type === 'error') {
+    throw new ServiceError('not_found', `the file is no longer there: ${basename(path)}`);
+  }
+  return reply
+    .code(result.statusCode)
+    .headers({ ...result.headers, ...headers, 'x-content-type-options': 'nosniff' })
+    .send(result.stream);
+}
+
+const mediaPlugin: FastifyPluginAsyncTypebox = async (app) => {
+  const { service } = app;
+  const mediaDir = join(service.dataDir, MEDIA_DIR);
+  const replays: string[] = [];
+  const onEvent = (message: EventMessage) => {
+    if (message.event !== 'replay.saved') return;
+    const { path } = message.data as { path: string };
+    replays.splice(0, replays.length, ...[path, ...replays.filter((p) => p !== path)].slice(0, KEPT_REPLAYS));
+  };
+  service.hub.emitter.on('event', onEvent);
+  app.addHook('onClose', async () => service.hub.emitter.off('event', onEvent));
+
+  app.post(
+    '/api/panel/media',
+    {
+      bodyLimit: Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 1024,
+      schema: {
+        body: UploadSchema,
+        response: answers(okAnswer({ media: Type.Object({ id: MediaIdSchema, url: Type.String() }) })),
+      },
+    },
+    async (request) => {
+      const bytes = Buffer.from(request.body.data, 'base64');
+      if (bytes.length === 0) throw invalidPayload('data: the image is empty (send it base64)');
+      if (bytes.length > MAX_IMAGE_BYTES) {
+        throw invalidPayload(`data: the image is over ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
+      }
+      const image = IMAGE_TYPES.find((candidate) => candidate.is(bytes));
+      if (!image) throw invalidPayload('data: not a PNG, JPEG, WebP or GIF image');
+      const id = `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.${image.ext}`;
+      await mkdir(mediaDir, { recursive: true });
+      // Named by their content: the same image twice is the same file.
+      await writeFile(join(mediaDir, id), bytes, { flag: 'w', mode: 0o600 });
+      return { ok: true as const, media: { id, url: `/media/${id}` } };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>('/media/:id', async (request, reply) => {
+    const { id } = request.params;
+    const type = typeOfExt(id);
+    if (!isMediaId(id) || !type) throw new ServiceError('not_found', `no image "${id}"`);
+    return sendFile(request, reply, join(mediaDir, id), {
+      'content-type': type,
+      'cache-control': 'public, max-age=31536000, immutable',
+    });
+  });
+
+  app.get(
+    '/replay',
+    { schema: { querystring: Type.Object({ path: Type.String() }) } },
+    async (request, reply) => {
+      const { path } = request.query;
+      // Only a path OBS reported: never a file a caller names.
+      if (!replays.includes(path)) {
+        throw new ServiceError(
+          'not_found',
+          'no saved replay at that path: only the clips OBS reported are served',
+        );
+      }
+      return sendFile(request, reply, path, { 'cache-control': 'no-cache' });
+    },
+  );
+};
+
+export default fp(mediaPlugin, { name: 'media', dependencies: ['service', 'error-envelope', 'page-access'] });

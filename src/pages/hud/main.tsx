@@ -1,0 +1,35 @@
+/**
+ * The HUD overlay page (/hud), the browser source OBS shows over the game. It follows the state
+ * over the application server's WebSocket as role=overlay, and tells the server what it shows when
+ * it opens: its colour presets (GET /api/presets) and the panel flags the state does not have yet.
+ */
+import { render } from 'preact';
+import { PANELS } from '../../protocol/index.ts';
+import { THEME_PRESETS } from '../shared/broadcast.ts';
+import { Client } from '../shared/client.ts';
+import { state } from '../shared/store.ts';
+import { Overlay } from './overlay.tsx';
+
+/** The opening report: presets, opened, and false for each panel flag still absent from the state. */
+function openingReport(): Record<string, unknown> {
+  const report: Record<string, unknown> = {
+    opened: true,
+    presets: THEME_PRESETS.map(({ id, name }) => ({ id, name })),
+  };
+  for (const { stateKey } of PANELS) {
+    if (stateKey !== 'hudWindowOpen' && state.value?.[stateKey] === undefined) report[stateKey] = false;
+  }
+  return report;
+}
+
+const client: Client = new Client({
+  role: 'overlay',
+  onHello: () => void client.report(openingReport()),
+  onEvent: (message) => {
+    if (message.event === 'overlay.reload') window.location.reload();
+  },
+});
+
+const root = document.getElementById('app');
+if (root) render(<Overlay />, root);
+client.start();

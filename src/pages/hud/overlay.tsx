@@ -1,0 +1,33 @@
+/** The HUD overlay: every panel on the 1920x1080 stage, each shown as the HUD state says. */
+import { activePreset } from '../shared/broadcast.ts';
+import { Stage } from '../shared/stage.tsx';
+import { state } from '../shared/store.ts';
+import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
+import { ReplayPanel } from './replay-panel.tsx';
+import { Scoreboard } from './scoreboard.tsx';
+import { StatsPanel } from './stats-panel.tsx';
+import { TopBar } from './top-bar.tsx';
+import { VetoPanel } from './veto-panel.tsx';
+
+export function Overlay() {
+  const hud = state.value;
+  return (
+    <Stage>
+      <main
+        class="hud"
+        data-page="hud"
+        data-preset={activePreset.value}
+        data-overlay-visible={String(hud?.hudWindowOpen === true)}
+        data-ready={String(hud !== null)}
+      >
+        <TopBar />
+        <Scoreboard visible={hud?.scoreboardVisible === true} />
+        <VetoPanel visible={hud?.vetoVisible === true} />
+        <StatsPanel visible={hud?.statsVisible === true} />
+        <BadgePanel />
+        <SponsorPanel />
+        <ReplayPanel />
+      </main>
+    </Stage>
+  );
+}

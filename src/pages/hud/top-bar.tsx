@@ -1,0 +1,115 @@
+/** The top bar: teams, series score, the map being played and its score, the series maps, the event. */
+
+import type { Side } from '../shared/broadcast.ts';
+import { currentMap, pickSide, teams, winnerSide } from '../shared/broadcast.ts';
+import { match } from '../shared/store.ts';
+import { TeamLogo } from '../shared/team-logo.tsx';
+
+function TeamBlock({ side }: { side: Side }) {
+  const team = teams.value[side];
+  return (
+    <div class={`tb-team tb-team--${side}`}>
+      <TeamLogo side={side} name={team.name} logo={team.logo} />
+      <span class="tb-team__name" data-team={side}>
+        {team.name}
+      </span>
+      <span class="tb-team__series" data-series-score={side}>
+        {team.seriesScore}
+      </span>
+    </div>
+  );
+}
+
+/** The middle: the map score of the map being played (the live round score arrives with game data). */
+function Centre() {
+  const summary = match.value;
+  const current = currentMap.value;
+  const format = summary?.boFormat?.toUpperCase() ?? '';
+  return (
+    <div class="tb-centre">
+      <div class="tb-score" data-map-score>
+        <span class="tb-score__n tb-score__n--A">{current?.scoreA ?? 0}</span>
+        <span class="tb-score__sep" />
+        <span class="tb-score__n tb-score__n--B">{current?.scoreB ?? 0}</span>
+      </div>
+      <div class="tb-centre__meta">
+        {current ? (
+          <span>
+            Map {current.number} · {current.label}
+          </span>
+        ) : (
+          <span>{format || 'Match'}</span>
+        )}
+        {current && format ? <span class="tb-centre__format">{format}</span> : null}
+      </div>
+    </div>
+  );
+}
+
+/** The series maps, one chip each: picked by whom, finished with its score, the one being played. */
+export function SeriesMaps(props: { variant: 'strip' | 'recap' }) {
+  const summary = match.value;
+  const current = currentMap.value;
+  return (
+    <ol class={`series series--${props.variant}`}>
+      {(summary?.maps ?? []).map((entry) => {
+        const picked = pickSide(summary, entry);
+        const winner = winnerSide(summary, entry);
+        return (
+          <li
+            key={entry.number}
+            class="series__map"
+            data-map-number={entry.number}
+            data-map={entry.map}
+            data-score-a={entry.scoreA}
+            data-score-b={entry.scoreB}
+            data-finished={String(entry.finished)}
+            data-picked={picked}
+            data-winner={winner ?? undefined}
+            data-current={String(current?.number === entry.number && !entry.finished)}
+          >
+            <span class="series__pick" />
+            <span class="series__label">{entry.label}</span>
+            <span class="series__score">
+              {entry.finished || entry.scoreA + entry.scoreB > 0 ? (
+                <>
+                  <b class={winner === 'A' ? 'won' : ''}>{entry.scoreA}</b>
+                  <i>:</i>
+                  <b class={winner === 'B' ? 'won' : ''}>{entry.scoreB}</b>
+                </>
+              ) : current?.number === entry.number ? (
+                'Live'
+              ) : (
+                '—'
+              )}
+            </span>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+export function TopBar() {
+  const event = match.value?.eventName ?? '';
+  const hasMaps = (match.value?.maps.length ?? 0) > 0;
+  return (
+    <header class="topbar" data-topbar>
+      <div class="topbar__main">
+        <TeamBlock side="A" />
+        <Centre />
+        <TeamBlock side="B" />
+      </div>
+      {event || hasMaps ? (
+        <div class="topbar__sub">
+          {event ? (
+            <span class="topbar__event" data-event-name>
+              {event}
+            </span>
+          ) : null}
+          <SeriesMaps variant="strip" />
+        </div>
+      ) : null}
+    </header>
+  );
+}

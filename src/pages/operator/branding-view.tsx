@@ -1,0 +1,275 @@
+/**
+ * What the broadcast pages show besides the match, set here and saved with the settings: the event
+ * logo, the sponsor images (rotating on the sponsor overlay and scene), the talents of the talents
+ * scene; and the browser-source addresses of the HUD pages, ready to copy (with the token for OBS
+ * on another machine of the local network).
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import type { PanelStatus } from '../shared/store.ts';
+import { panelStatus } from '../shared/store.ts';
+import { api } from './api.ts';
+import { Address, Card, ErrorText, Field } from './ui.tsx';
+
+type Branding = PanelStatus['settings']['branding'];
+type Talent = Branding['talents'][number];
+
+const IMAGE_TYPES = 'image/png,image/jpeg,image/webp,image/gif';
+
+/** Saves a part of the branding; the new settings come back in panel.status. */
+function useSave() {
+  const error = useSignal<string | null>(null);
+  const busy = useSignal(false);
+  const save = async (change: Partial<Branding>) => {
+    busy.value = true;
+    const answer = await api.settings({ branding: change });
+    busy.value = false;
+    error.value = answer.ok ? null : answer.message;
+    return answer.ok;
+  };
+  return { error, busy, save };
+}
+
+/** A file input that uploads the chosen image and hands back its media id. */
+function ImageInput(props: {
+  label: string;
+  hook: string;
+  onUploaded: (id: string) => void;
+  onError: (m: string) => void;
+}) {
+  return (
+    <Field label={props.label}>
+      <input
+        type="file"
+        accept={IMAGE_TYPES}
+        data-upload={props.hook}
+        onChange={async (event) => {
+          const input = event.currentTarget;
+          const file = input.files?.[0];
+          if (!file) return;
+          const answer = await api.uploadImage(file);
+          input.value = '';
+          if (answer.ok) props.onUploaded(answer.media.id);
+          else props.onError(answer.message);
+        }}
+      />
+    </Field>
+  );
+}
+
+export function BrandingCard() {
+  const branding = panelStatus.value?.settings.branding;
+  const { error, save } = useSave();
+  const sponsorName = useSignal('');
+  if (!branding) return null;
+  const fail = (message: string) => {
+    error.value = message;
+  };
+  return (
+    <Card title="Event logo and sponsors" hook="branding">
+      <div class="branding-row">
+        {branding.eventLogo ? (
+          <img class="thumb" src={`/media/${branding.eventLogo}`} alt="Event logo" data-event-logo />
+        ) : (
+          <p class="muted small">No event logo: the badge shows the event name.</p>
+        )}
+        <ImageInput
+          label="Event logo"
+          hook="event-logo"
+          onUploaded={(id) => void save({ eventLogo: id })}
+          onError={fail}
+        />
+        {branding.eventLogo ? (
+          <button
+            type="button"
+            class="btn"
+            data-action="remove-event-logo"
+            onClick={() => void save({ eventLogo: null })}
+          >
+            Remove logo
+          </button>
+        ) : null}
+      </div>
+      <h3>Sponsors</h3>
+      <ul class="sponsor-list">
+        {branding.sponsors.map((sponsor, i) => (
+          <li key={sponsor.image} data-sponsor-row={i}>
+            <img class="thumb" src={`/media/${sponsor.image}`} alt={sponsor.name} />
+            <span>{sponsor.name || 'Sponsor'}</span>
+            <button
+              type="button"
+              class="btn"
+              aria-label={`Remove sponsor ${sponsor.name || i + 1}`}
+              onClick={() => void save({ sponsors: branding.sponsors.filter((_, j) => j !== i) })}
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div class="branding-row">
+        <Field label="Sponsor name">
+          <input
+            value={sponsorName.value}
+            maxLength={64}
+            onInput={(e) => (sponsorName.value = e.currentTarget.value)}
+          />
+        </Field>
+        <ImageInput
+          label="Add sponsor image"
+          hook="sponsor"
+          onUploaded={(image) => {
+            void save({ sponsors: [...branding.sponsors, { name: sponsorName.value.trim(), image }] });
+            sponsorName.value = '';
+          }}
+          onError={fail}
+        />
+      </div>
+      <p class="muted small">PNG, JPEG, WebP or GIF, at most 2 MiB each.</p>
+      <ErrorText message={error.value} />
+    </Card>
+  );
+}
+
+export function TalentsCard() {
+  const saved = panelStatus.value?.settings.branding.talents;
+  const draft = useSignal<Talent[]>(saved ?? []);
+  const savedText = JSON.stringify(saved ?? []);
+  // The saved list replaces the draft whenever it changes on the server (another operator).
+  useEffect(() => {
+    draft.value = JSON.parse(savedText) as Talent[];
+  }, [savedText, draft]);
+  const { error, busy, save } = useSave();
+  const edit = (i: number, change: Partial<Talent>) => {
+    draft.value = draft.value.map((talent, j) => {
+      if (j !== i) return talent;
+      const next: Talent = { ...talent, ...change };
+      if (!next.handle) delete next.handle;
+      if (!next.photo) delete next.photo;
+      return next;
+    });
+  };
+  return (
+    <Card title="Talents" hook="talents">
+      <ol class="talent-list">
+        {draft.value.map((talent, i) => (
+          <li key={i} data-talent-row={i}>
+            {talent.photo ? <img class="thumb thumb--round" src={`/media/${talent.photo}`} alt="" /> : null}
+            <Field label="Name">
+              <input
+                value={talent.name}
+                maxLength={64}
+                onInput={(e) => edit(i, { name: e.currentTarget.value })}
+              />
+            </Field>
+            <Field label="Role">
+              <input
+                value={talent.role}
+                maxLength={32}
+                onInput={(e) => edit(i, { role: e.currentTarget.value })}
+              />
+            </Field>
+            <Field label="Handle">
+              <input
+                value={talent.handle ?? ''}
+                maxLength={64}
+                onInput={(e) => edit(i, { handle: e.currentTarget.value })}
+              />
+            </Field>
+            <ImageInput
+              label="Photo"
+              hook={`talent-photo-${i}`}
+              onUploaded={(photo) => edit(i, { photo })}
+              onError={(message) => (error.value = message)}
+            />
+            <button
+              type="button"
+              class="btn"
+              aria-label={`Remove ${talent.name || `talent ${i + 1}`}`}
+              onClick={() => (draft.value = draft.value.filter((_, j) => j !== i))}
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ol>
+      <div class="branding-row">
+        <button
+          type="button"
+          class="btn"
+          data-action="add-talent"
+          disabled={draft.value.length >= 12}
+          onClick={() => (draft.value = [...draft.value, { name: '', role: 'Caster' }])}
+        >
+          Add talent
+        </button>
+        <button
+          type="button"
+          class="btn btn--primary"
+          data-action="save-talents"
+          aria-busy={busy.value}
+          onClick={() => void save({ talents: draft.value.map((t) => ({ ...t, name: t.name.trim() })) })}
+        >
+          Save talents
+        </button>
+      </div>
+      <ErrorText message={error.value} />
+    </Card>
+  );
+}
+
+const SOURCE_PATHS = [
+  '/hud',
+  '/scenes/window',
+  '/scenes/versus',
+  '/scenes/talents',
+  '/scenes/sponsors',
+  '/scenes/mapRecap',
+];
+
+/** The HUD pages' addresses for OBS browser sources: this machine, and with LAN mode the others. */
+export function SourcesCard() {
+  const status = panelStatus.value;
+  const token = useSignal<string | null>(null);
+  const lan = status?.settings.lanMode === true;
+  useEffect(() => {
+    if (!lan) return;
+    void api.token().then((answer) => {
+      if (answer.ok) token.value = answer.token;
+    });
+  }, [lan, token]);
+  const remote = lan
+    ? (status?.app.appUrls ?? []).filter((url) => !/\/\/(127\.|\[::1\]|localhost)/.test(url))
+    : [];
+  return (
+    <Card title="Browser sources" hook="sources" wide>
+      <p class="muted small">
+        Add these as OBS browser sources at 1920x1080. {status?.overlayPages ?? 0} HUD overlay{' '}
+        {status?.overlayPages === 1 ? 'page is' : 'pages are'} connected now.
+      </p>
+      <ul class="address-list">
+        {SOURCE_PATHS.map((path) => (
+          <Address url={`${window.location.origin}${path}`} what="source" hook={{ 'data-source': path }} />
+        ))}
+      </ul>
+      {remote.length > 0 && token.value ? (
+        <>
+          <h3>From another machine of the local network</h3>
+          <ul class="address-list">
+            {remote.flatMap((base) =>
+              SOURCE_PATHS.map((path) => (
+                <Address
+                  url={`${base}${path}?token=${token.value}`}
+                  what="network source"
+                  hook={{ 'data-lan-source': path }}
+                />
+              )),
+            )}
+          </ul>
+        </>
+      ) : lan ? null : (
+        <p class="muted small">Switch on local network mode for OBS on another machine.</p>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,189 @@
+/**
+ * The four scenes: versus, talents, sponsors, map recap. Each is a full 1920x1080 picture drawn from
+ * the state (teams, formats, series maps) and the branding set in the operator app.
+ */
+import type { Static } from '@sinclair/typebox';
+import type { SceneSchema as SceneSchemaType } from '../../protocol/index.ts';
+import { SPONSOR_ROTATION_MS, useRotation } from '../hud/corner-panels.tsx';
+import type { Side } from '../shared/broadcast.ts';
+import { initialsOf, pickSide, teams, winnerSide } from '../shared/broadcast.ts';
+import { branding, match } from '../shared/store.ts';
+import { TeamLogo } from '../shared/team-logo.tsx';
+
+type Scene = Static<typeof SceneSchemaType>;
+
+const FORMAT_WORDS = { bo1: 'Best of 1', bo3: 'Best of 3', bo5: 'Best of 5' } as const;
+
+function EventLine() {
+  const name = match.value?.eventName ?? '';
+  const logo = branding.value.eventLogo;
+  if (!name && !logo) return null;
+  return (
+    <header class="scene__event">
+      {logo ? <img class="scene__event-logo" src={`/media/${logo}`} alt="" /> : null}
+      {name ? <span data-event-name>{name}</span> : null}
+    </header>
+  );
+}
+
+function VersusTeam({ side }: { side: Side }) {
+  const team = teams.value[side];
+  return (
+    <div class={`vs-team vs-team--${side}`}>
+      <TeamLogo side={side} name={team.name} logo={team.logo} size="lg" />
+      <span class="vs-team__name" data-team={side}>
+        {team.name}
+      </span>
+      <span class="vs-team__score" data-series-score={side}>
+        {team.seriesScore}
+      </span>
+    </div>
+  );
+}
+
+export function Versus() {
+  const format = match.value?.boFormat;
+  return (
+    <section class="scene scene--versus" data-scene="versus">
+      <EventLine />
+      <div class="vs">
+        <VersusTeam side="A" />
+        <div class="vs__middle">
+          <span class="vs__word">VS</span>
+          <span class="vs__format" data-bo-format={format ?? ''}>
+            {format ? FORMAT_WORDS[format] : 'Series'}
+          </span>
+        </div>
+        <VersusTeam side="B" />
+      </div>
+    </section>
+  );
+}
+
+export function Talents() {
+  const talents = branding.value.talents;
+  return (
+    <section class="scene scene--talents" data-scene="talents">
+      <EventLine />
+      <h1 class="scene__title">On the desk</h1>
+      <ul class="talents" style={{ '--count': Math.max(1, talents.length) }}>
+        {talents.map((talent, i) => (
+          <li key={`${talent.name}-${i}`} class="talent" data-talent={i}>
+            {talent.photo ? (
+              <img class="talent__photo" src={`/media/${talent.photo}`} alt="" />
+            ) : (
+              <span class="talent__photo talent__photo--initials">{initialsOf(talent.name)}</span>
+            )}
+            <span class="talent__role">{talent.role}</span>
+            <span class="talent__name" data-talent-name>
+              {talent.name}
+            </span>
+            {talent.handle ? <span class="talent__handle">{talent.handle}</span> : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function Sponsors() {
+  const sponsors = branding.value.sponsors;
+  const index = useRotation(sponsors.length, SPONSOR_ROTATION_MS);
+  return (
+    <section class="scene scene--sponsors" data-scene="sponsors">
+      <EventLine />
+      <h1 class="scene__title">Our partners</h1>
+      <div class="sponsors__stage">
+        {sponsors.map((sponsor, i) => (
+          <img
+            key={sponsor.image}
+            class="sponsors__image"
+            data-sponsor={i}
+            data-current={String(i === index)}
+            src={`/media/${sponsor.image}`}
+            alt={sponsor.name}
+          />
+        ))}
+      </div>
+      <ol class="sponsors__dots">
+        {sponsors.map((sponsor, i) => (
+          <li key={sponsor.image} data-current={String(i === index)} />
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+export function MapRecap() {
+  const summary = match.value;
+  const maps = summary?.maps ?? [];
+  const current = maps.find((entry) => !entry.finished);
+  return (
+    <section class="scene scene--recap" data-scene="mapRecap">
+      <EventLine />
+      <div class="recap__head">
+        <span class="recap__team side-A" data-team="A">
+          {teams.value.A.name}
+        </span>
+        <span class="recap__series">
+          <b class="side-A" data-series-score="A">
+            {teams.value.A.seriesScore}
+          </b>
+          <i>–</i>
+          <b class="side-B" data-series-score="B">
+            {teams.value.B.seriesScore}
+          </b>
+        </span>
+        <span class="recap__team side-B" data-team="B">
+          {teams.value.B.name}
+        </span>
+      </div>
+      <ol class="recap" style={{ '--count': Math.max(1, maps.length) }}>
+        {maps.map((entry) => {
+          const picked = pickSide(summary, entry);
+          const winner = winnerSide(summary, entry);
+          const status = entry.finished ? 'Final' : entry === current ? 'Up now' : 'Upcoming';
+          return (
+            <li
+              key={entry.number}
+              class={`recap__map map-art map-art--${entry.map}`}
+              data-map-number={entry.number}
+              data-map={entry.map}
+              data-score-a={entry.scoreA}
+              data-score-b={entry.scoreB}
+              data-finished={String(entry.finished)}
+              data-picked={picked}
+              data-winner={winner ?? undefined}
+            >
+              <span class="recap__number">Map {entry.number}</span>
+              <span class="recap__label">{entry.label}</span>
+              <span class={`recap__pick recap__pick--${picked}`}>
+                {picked === 'decider' ? 'Decider' : `${teams.value[picked].name} pick`}
+              </span>
+              {entry.finished || entry === current ? (
+                <span class="recap__score">
+                  <b class={winner === 'A' ? 'won side-A' : ''}>{entry.scoreA}</b>
+                  <i>:</i>
+                  <b class={winner === 'B' ? 'won side-B' : ''}>{entry.scoreB}</b>
+                </span>
+              ) : (
+                <span class="recap__score recap__score--none">—</span>
+              )}
+              <span class="recap__status" data-status={status}>
+                {winner ? `${teams.value[winner].name} win` : status}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+      {maps.length === 0 ? <p class="recap__empty">The series maps appear once the veto is done.</p> : null}
+    </section>
+  );
+}
+
+export const SCENE_VIEWS: Record<Scene, () => preact.JSX.Element> = {
+  versus: Versus,
+  talents: Talents,
+  sponsors: Sponsors,
+  mapRecap: MapRecap,
+};

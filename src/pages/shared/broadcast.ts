@@ -1,0 +1,89 @@
+/**
+ * What the HUD overlay and the scene pages read alike from the state: team names and logos, the
+ * series maps, the roster by slot, the colour presets of the theme. Nothing here computes what the
+ * server already knows; it only picks from the signals.
+ */
+import { computed } from '@preact/signals';
+import { mapLabel } from '../../../machines/map-names.ts';
+import type { MapView, MatchSummary } from '../../protocol/index.ts';
+import { match, presets, state } from './store.ts';
+
+export type Side = 'A' | 'B';
+
+/** The colour presets the overlay's theme defines (styles in shared/broadcast.css). */
+export const THEME_PRESETS = [
+  { id: 'midnight', name: 'Midnight' },
+  { id: 'crimson', name: 'Crimson' },
+  { id: 'arctic', name: 'Arctic' },
+  { id: 'neon', name: 'Neon' },
+] as const;
+export const DEFAULT_PRESET = THEME_PRESETS[0].id;
+
+/** The preset on screen: the applied one when the theme has it, the theme's first otherwise. */
+export const activePreset = computed(() => {
+  const id = presets.value.activePresetId;
+  return THEME_PRESETS.some((preset) => preset.id === id) && id ? id : DEFAULT_PRESET;
+});
+
+export interface TeamView {
+  side: Side;
+  name: string;
+  logo: string | null;
+  /** Maps won in the series. */
+  seriesScore: number;
+}
+
+export function teamOf(summary: MatchSummary | null, side: Side): TeamView {
+  const team = side === 'A' ? summary?.teamA : summary?.teamB;
+  return {
+    side,
+    name: team?.name ?? `Team ${side}`,
+    logo: team?.logo ?? null,
+    seriesScore: side === 'A' ? (summary?.seriesScore.a ?? 0) : (summary?.seriesScore.b ?? 0),
+  };
+}
+
+export const teams = computed(() => ({ A: teamOf(match.value, 'A'), B: teamOf(match.value, 'B') }));
+
+/** Which team a pick belongs to (pickedBy is a team name, or "decider"). */
+export function pickSide(summary: MatchSummary | null, entry: MapView): Side | 'decider' {
+  if (entry.pickedBy === 'decider') return 'decider';
+  return entry.pickedBy === teamOf(summary, 'B').name ? 'B' : 'A';
+}
+
+/** Which team won a map (winner is a team name). */
+export function winnerSide(summary: MatchSummary | null, entry: MapView): Side | null {
+  if (entry.winner === null) return null;
+  return entry.winner === teamOf(summary, 'B').name ? 'B' : 'A';
+}
+
+/** The map being played: the first one not finished, or the last one once all are. */
+export const currentMap = computed(() => {
+  const maps = match.value?.maps ?? [];
+  return maps.find((entry) => !entry.finished) ?? maps[maps.length - 1] ?? null;
+});
+
+/** The display name of a full map name. */
+export const labelOf = (map: string) => match.value?.maps.find((m) => m.map === map)?.label ?? mapLabel(map);
+
+/** HUD slots in the order of the game's keys: 1 to 9, then 0. */
+export const SLOTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0] as const;
+
+/** The player name in a HUD slot, from the roster. */
+export const playerIn = (slot: number): string | null =>
+  state.value?.roster.find((entry) => entry.slot === slot)?.name ?? null;
+
+/** The two halves of the observer slots: 1-5 one team, 6-9 and 0 the other. */
+export const slotsOf = (side: Side): readonly number[] => (side === 'A' ? SLOTS.slice(0, 5) : SLOTS.slice(5));
+
+/** Two or three letters for a team without a logo. */
+export function initialsOf(name: string): string {
+  const words = name.split(/\s+/).filter(Boolean);
+  if (words.length >= 2)
+    return words
+      .slice(0, 3)
+      .map((word) => word[0])
+      .join('')
+      .toUpperCase();
+  return name.slice(0, 3).toUpperCase();
+}

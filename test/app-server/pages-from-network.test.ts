@@ -1,0 +1,136 @@
+/**
+ * The HUD and scene pages from another machine of the local network (OBS on a second PC), from a
+ * real address in a network namespace: with LAN mode on and `?token=<access token>` the pages load
+ * and their WebSocket follows the state as a read-only overlay page; without the token, or without
+ * LAN mode, or from outside the local network, they are refused. A real Chromium then loads /hud
+ * by this machine's LAN address (the server sees a LAN peer) with and without the token.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, command, get } from '../helpers/build.ts';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import { createTestNetwork, netnsSkipReason, type TestNetwork } from '../helpers/netns.ts';
+
+const skipReason = netnsSkipReason();
+
+describe.skipIf(skipReason)(
+  `the HUD pages from the network${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  () => {
+    let net: TestNetwork;
+    beforeAll(async () => {
+      net = await createTestNetwork();
+    });
+    afterAll(async () => {
+      await net?.close();
+    });
+
+    it('with LAN mode and the token: /hud and the scenes load, the overlay reports and follows; without the token: 401', async () => {
+      const server = await build({ overrides: { lanMode: true } });
+      const port = server.appPort;
+      const token = server.service.token();
+
+      for (const path of ['/hud', '/scenes/window', '/scenes/versus', '/scenes/mapRecap']) {
+        const withToken = await net.http('lan', { port, path: `${path}?token=${token}` });
+        expect(withToken.status, path).toBe(200);
+        expect(withToken.body).toContain('<div id="app">');
+        const without = await net.http('lan', { port, path });
+        expect(without.status, path).toBe(401);
+        expect(without.json).toMatchObject({ ok: false, error: 'unauthorized' });
+        const wrong = await net.http('lan', { port, path: `${path}?token=not-the-token` });
+        expect(wrong.status, path).toBe(401);
+      }
+      // The page's own scripts and styles load in LAN mode like the operator app's.
+      const html = (await net.http('lan', { port, path: `/hud?token=${token}` })).body;
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(script).toBeDefined();
+      expect((await net.http('lan', { port, path: script })).status).toBe(200);
+
+      // The WebSocket as the page opens it (client.ts passes the page's token on).
+      const refused = await net.openWs('lan', { port, path: '/ws?role=overlay' });
+      expect(refused.outcome).toBe('refused');
+      expect(refused.refusal?.status).toBe(401);
+      const overlay = await net.openWs('lan', { port, path: `/ws?role=overlay&token=${token}` });
+      await overlay.settled(5000);
+      expect(overlay.outcome).toBe('open');
+      expect(await overlay.nextMessage()).toMatchObject({ type: 'hello' });
+      overlay.send({
+        type: 'report',
+        id: 'open',
+        report: { opened: true, presets: [{ id: 'midnight', name: 'Midnight' }] },
+      });
+      expect(await overlay.nextMessage()).toMatchObject({ type: 'event', event: 'hud.state' });
+      await overlay.waitUntil(
+        () => overlay.messages.some((m) => (m.data as { id?: string }).id === 'open'),
+        2000,
+      );
+      expect((await get(server, '/api/presets')).body.presets).toEqual([
+        { id: 'midnight', name: 'Midnight' },
+      ]);
+      expect((await get(server, '/api/state')).body.state.hudWindowOpen).toBe(true);
+      // A page only reads: its token does not make it a control surface.
+      overlay.send({ type: 'trigger', id: 't', action: 'show_scoreboard' });
+      await overlay.waitUntil(
+        () => overlay.messages.some((m) => (m.data as { id?: string }).id === 't'),
+        2000,
+      );
+      const answer = overlay.messages.find((m) => (m.data as { id?: string }).id === 't')?.data;
+      expect(answer).toMatchObject({ type: 'result', ok: false, status: 403, error: 'forbidden' });
+      // It follows the state: a command from this machine reaches it.
+      expect((await command(server, 'show_veto')).status).toBe(200);
+      await overlay.waitUntil(
+        () =>
+          overlay.messages.some(
+            (m) => (m.data as { data?: { vetoVisible?: boolean } }).data?.vetoVisible === true,
+          ),
+        2000,
+      );
+      await overlay.close();
+    });
+
+    it('LAN mode off: the pages are not reachable; from outside the local network: 403 even with the token', async () => {
+      const off = await build();
+      const unreachable = await net.http('lan', {
+        port: off.appPort,
+        path: `/hud?token=${off.service.token()}`,
+      });
+      expect(unreachable.status).toBeNull();
+      expect(unreachable.error?.code).toBe('ECONNREFUSED');
+
+      const lan = await build({ overrides: { lanMode: true } });
+      const outside = await net.http('outside', {
+        port: lan.appPort,
+        path: `/hud?token=${lan.service.token()}`,
+      });
+      expect(outside.status).toBe(403);
+      expect(outside.json).toMatchObject({ ok: false, error: 'forbidden' });
+    });
+
+    describe.skipIf(!chromiumAvailable)('in Chromium, by the LAN address', () => {
+      let browser: Browser;
+      beforeAll(async () => {
+        browser = await launchChromium();
+      });
+      afterAll(async () => {
+        await browser?.close();
+      });
+
+      it('shows the overlay with the token and follows commands; refuses it without', async () => {
+        const server = await build({ overrides: { lanMode: true } });
+        const url = net.lan.url(server.appPort, '/hud');
+        const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+        try {
+          const page = await context.newPage();
+          const refused = await page.goto(url);
+          expect(refused?.status()).toBe(401);
+          await page.goto(`${url}?token=${server.service.token()}`);
+          await page.locator('[data-page="hud"][data-ready="true"][data-overlay-visible="true"]').waitFor();
+          expect((await command(server, 'show_scoreboard')).status).toBe(200);
+          await page.locator('[data-panel="scoreboard"][data-visible="true"]').waitFor({ state: 'attached' });
+          expect(server.service.recent.list().some((r) => r.address === net.lan.serverAddress)).toBe(true);
+        } finally {
+          await context.close();
+        }
+      });
+    });
+  },
+);

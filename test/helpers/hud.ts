@@ -1,0 +1,84 @@
+/** A series in progress for the broadcast pages' tests, and a wait for a still picture. */
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { RunningServer } from '../../src/server.ts';
+import { command } from './build.ts';
+import { BO3_ACTIVE_DUTY } from './vetoes.ts';
+
+export const TEAMS = {
+  teamA: { name: 'Natus Vincere' },
+  teamB: { name: 'FaZe Clan' },
+  boFormat: 'bo3',
+} as const;
+
+/** A roster as CS2's Game State Integration posts it (observer slots 1-9, 0). */
+export const ROSTER = [
+  ['s1mple', 1],
+  ['b1t', 2],
+  ['jL', 3],
+  ['Aleksib', 4],
+  ['iM', 5],
+  ['karrigan', 6],
+  ['rain', 7],
+  ['broky', 8],
+  ['frozen', 9],
+  ['ropz', 0],
+] as const;
+
+/** Teams, a bo3 veto, two map results and the roster: a series in progress. */
+export async function seriesInProgress(server: RunningServer): Promise<void> {
+  const ok = async (action: string, payload?: unknown) => {
+    const answer = await command(server, action, payload);
+    expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
+  };
+  await ok('set_event_name', { name: 'IEM Cologne 2026 · Playoffs' });
+  await ok('set_teams', TEAMS);
+  await ok('veto_set', { ...TEAMS, steps: BO3_ACTIVE_DUTY });
+  await ok('set_map_result', { map: 1, scoreA: 13, scoreB: 9, finished: true });
+  await ok('set_map_result', { map: 2, scoreA: 7, scoreB: 5 });
+  const allplayers = Object.fromEntries(
+    ROSTER.map(([name, slot], i) => [`7656119800000000${i}`, { name, observer_slot: slot }]),
+  );
+  const gsi = await fetch(`${server.httpUrl}/gsi`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ allplayers }),
+  });
+  expect(gsi.status).toBe(200);
+}
+
+/** Waits for the fonts and for every transition and animation to end: a still picture. */
+export const settled = (page: Page) =>
+  page.waitForFunction(() => {
+    const doc = (
+      globalThis as unknown as {
+        document: { fonts: { status: string }; getAnimations(): Array<{ playState: string }> };
+      }
+    ).document;
+    // Finished animations that hold their end (fill: both) are still listed: only running ones count.
+    return doc.fonts.status === 'loaded' && doc.getAnimations().every((a) => a.playState !== 'running');
+  });
+
+/** The operator app's panel API with a session cookie, as the browser would call it. */
+export async function panelApi(server: RunningServer) {
+  const key = new URL(server.signInUrl()).searchParams.get('key') ?? '';
+  const signIn = await fetch(`${server.appUrl}/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key }),
+  });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${server.appUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+  return {
+    cookie,
+    upload: async (image: Buffer) => post('/api/panel/media', { data: image.toString('base64') }),
+    settings: (change: unknown) => post('/api/panel/settings', change),
+  };
+}

@@ -1,0 +1,262 @@
+/**
+ * The HUD overlay's other panels in real Chromium: player stats, sponsor overlay and event badge
+ * (with images uploaded through the operator app's API), the replay OBS saved (a clip made here,
+ * reported by a stand-in OBS socket), and the overlay pages counted in the operator app.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fromCallback } from 'xstate';
+import type { ObsSocketCommand, ObsSocketInput } from '../../machines/obs-connection.machine.ts';
+import { obsConnectionLive } from '../../src/obs/obs-socket.ts';
+import type { RunningServer } from '../../src/server.ts';
+import { build, command, get, tempDir } from '../helpers/build.ts';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import { panelApi, ROSTER, seriesInProgress, settled } from '../helpers/hud.ts';
+import { makeClip, makeLogo } from '../helpers/media.ts';
+
+const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.meta.url));
+const FULL_HD = { width: 1920, height: 1080 };
+
+/** An OBS socket stand-in: connected, replay buffer on, and each save reports `clip` as saved. */
+const standInObs = (clip: string) =>
+  obsConnectionLive.provide({
+    actors: {
+      obsSocket: fromCallback<ObsSocketCommand, ObsSocketInput>(({ sendBack, receive }) => {
+        sendBack({ type: 'obs.socket.connected' });
+        sendBack({ type: 'obs.replayBuffer.state', active: true });
+        receive((command) => {
+          if (command.type === 'obs.replay.save') sendBack({ type: 'obs.replay.saved', path: clip });
+        });
+      }),
+    },
+  });
+
+describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    await mkdir(SCREENSHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close().catch(() => {});
+  });
+
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: FULL_HD });
+    contexts.push(context);
+    return context.newPage();
+  }
+
+  async function overlay(server: RunningServer): Promise<Page> {
+    const page = await newPage();
+    await page.goto(`${server.appUrl}/hud`);
+    await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
+    return page;
+  }
+
+  const panel = (page: Page, name: string, visible: boolean, extra = '') =>
+    page.locator(`[data-panel="${name}"][data-visible="${visible}"]${extra}`).waitFor({ state: 'attached' });
+
+  async function ok(server: RunningServer, action: string, payload?: unknown) {
+    const answer = await command(server, action, payload);
+    expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
+    return answer.body;
+  }
+
+  it('show_player_stats shows the player of the slot with its provider, and closes after durationMs', async () => {
+    const server = await build();
+    const page = await overlay(server);
+    await seriesInProgress(server);
+    await ok(server, 'show_player_stats', { slot: 8, provider: 'platform_a' });
+    await panel(page, 'stats', true, '[data-slot-shown="8"][data-provider="platform_a"]');
+    await expect(page.locator('[data-stats-name]').textContent()).resolves.toBe('broky');
+    await expect(page.locator('[data-panel="stats"] [data-stats-source="none"]').textContent()).resolves.toBe(
+      'No Platform A stats source is configured.',
+    );
+    await ok(server, 'show_player_stats', { slot: 0, durationMs: 600 });
+    await panel(page, 'stats', true, '[data-slot-shown="0"][data-provider="live"]');
+    await expect(page.locator('[data-stats-name]').textContent()).resolves.toBe(ROSTER[9][0]);
+    const shownAt = Date.now();
+    await panel(page, 'stats', false);
+    expect(Date.now() - shownAt).toBeGreaterThan(400);
+    expect((await get(server, '/api/state')).body.state.statsVisible).toBe(false);
+  });
+
+  it('toggle_stats, show_stats, hide_stats', async () => {
+    const server = await build();
+    const page = await overlay(server);
+    await panel(page, 'stats', false);
+    await ok(server, 'toggle_stats');
+    await panel(page, 'stats', true);
+    await ok(server, 'hide_stats');
+    await panel(page, 'stats', false);
+    await ok(server, 'show_stats');
+    await panel(page, 'stats', true);
+    await ok(server, 'toggle_stats');
+    await panel(page, 'stats', false);
+  });
+
+  it('set_sponsor_overlay and set_event_badge: shown at their position with the uploaded images, rotating', async () => {
+    const server = await build();
+    const page = await overlay(server);
+    const api = await panelApi(server);
+    const images = [
+      await makeLogo(page, { text: 'HYPERION', colour: '#e0413a' }),
+      await makeLogo(page, { text: 'NORDSTREAM', colour: '#2f7de1' }),
+    ];
+    const uploaded = [];
+    for (const image of images) {
+      const answer = await api.upload(image);
+      expect(answer.status).toBe(200);
+      uploaded.push(answer.body.media.id as string);
+    }
+    const logo = (
+      await api.upload(
+        await makeLogo(page, { text: 'IEM', colour: '#f5c84c', width: 200, height: 200, round: true }),
+      )
+    ).body.media.id as string;
+    expect(
+      (
+        await api.settings({
+          branding: {
+            eventLogo: logo,
+            sponsors: uploaded.map((image, i) => ({ name: ['Hyperion', 'Nordstream'][i], image })),
+          },
+        })
+      ).status,
+    ).toBe(200);
+    await ok(server, 'set_event_name', { name: 'IEM Cologne 2026' });
+
+    await ok(server, 'set_sponsor_overlay', { enabled: true, position: 'bottom-left' });
+    await panel(page, 'sponsor', true, '[data-position="bottom-left"]');
+    await page.locator('[data-panel="sponsor"] img[data-sponsor="0"][data-current="true"]').waitFor();
+    expect(await page.locator('[data-panel="sponsor"] img').count()).toBe(2);
+    // The image is served by the application server from the data directory.
+    const served = await fetch(`${server.appUrl}/media/${uploaded[0]}`);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer()).equals(images[0] as Buffer)).toBe(true);
+    // Rotation: the second sponsor takes its turn by itself.
+    await page
+      .locator('[data-panel="sponsor"] img[data-sponsor="1"][data-current="true"]')
+      .waitFor({ timeout: 12_000 });
+
+    await ok(server, 'set_event_badge', { enabled: true, position: 'top-right' });
+    await panel(page, 'badge', true, '[data-position="top-right"]');
+    await expect(page.locator('[data-panel="badge"]').textContent()).resolves.toContain('IEM Cologne 2026');
+    await ok(server, 'set_event_badge', { position: 'top-center' });
+    await panel(page, 'badge', true, '[data-position="top-center"]');
+    await ok(server, 'set_sponsor_overlay', { enabled: false });
+    await panel(page, 'sponsor', false);
+    await ok(server, 'set_event_badge', { enabled: false });
+    await panel(page, 'badge', false);
+  });
+
+  it('uploads: only images, at most 2 MiB, signed in only; all refusals in the envelope', async () => {
+    const server = await build();
+    const api = await panelApi(server);
+    const text = await api.upload(
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    );
+    expect(text.status).toBe(400);
+    expect(text.body).toMatchObject({ ok: false, error: 'invalid_payload' });
+    const big = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2 * 1024 * 1024)]);
+    const tooBig = await api.upload(big);
+    expect(tooBig.status).toBeGreaterThanOrEqual(400);
+    expect(tooBig.status).toBeLessThan(500);
+    expect(tooBig.body.ok).toBe(false);
+    const anonymous = await fetch(`${server.appUrl}/api/panel/media`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: 'iVBORw0KGgo=' }),
+    });
+    expect(anonymous.status).toBe(401);
+    expect((await fetch(`${server.appUrl}/media/..%2Fstate.json`)).status).toBe(404);
+    const bad = await api.settings({ branding: { eventLogo: '../state.json' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ ok: false, error: 'invalid_payload' });
+  });
+
+  it('plays the replay OBS saved (a stand-in OBS reports a clip made here) and hides when it ends', async () => {
+    const dir = await tempDir();
+    const clipPath = join(dir, 'Replay 2026-11-24 13-37-00.webm');
+    const server = await build({
+      overrides: { obs: { enabled: true, url: 'ws://127.0.0.1:4455', password: 'stand-in' } },
+      machine: (live) => live.provide({ actors: { obsConnection: standInObs(clipPath) } }),
+    });
+    const page = await overlay(server);
+    await writeFile(clipPath, await makeClip(page, 1500));
+    // Before OBS reports it, the path is not served; other files never are.
+    expect((await fetch(`${server.appUrl}/replay?path=${encodeURIComponent(clipPath)}`)).status).toBe(404);
+
+    await ok(server, 'save_replay');
+    await panel(page, 'replay', true);
+    const served = await fetch(`${server.appUrl}/replay?path=${encodeURIComponent(clipPath)}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toMatch(/^video\/webm/);
+    const other = join(dir, 'other.webm');
+    await writeFile(other, 'x');
+    expect((await fetch(`${server.appUrl}/replay?path=${encodeURIComponent(other)}`)).status).toBe(404);
+
+    // It really plays: time advances, then it ends and the panel hides by itself.
+    await page.waitForFunction(() => {
+      const video = (
+        globalThis as unknown as { document: { querySelector(s: string): { currentTime: number } | null } }
+      ).document.querySelector('[data-panel="replay"] video');
+      return (video?.currentTime ?? 0) > 0.3;
+    });
+    await page.screenshot({ path: `${SCREENSHOTS}hud-replay.png`, omitBackground: true });
+    await panel(page, 'replay', false);
+  });
+
+  it('the operator app shows how many overlay pages are connected', async () => {
+    const server = await build();
+    const operator = await newPage();
+    await operator.goto(server.signInUrl());
+    await operator.getByRole('tab', { name: 'HUD' }).click();
+    const line = operator.locator('[data-card="sources"]');
+    await line.getByText('0 HUD overlay pages are connected now').waitFor();
+    const one = await overlay(server);
+    await line.getByText('1 HUD overlay page is connected now').waitFor();
+    const two = await overlay(server);
+    await line.getByText('2 HUD overlay pages are connected now').waitFor();
+    await operator.locator('[data-status="overlay"]', { hasText: '2 pages' }).waitFor();
+    // A scene page is not an overlay page.
+    const scene = await newPage();
+    await scene.goto(`${server.appUrl}/scenes/versus`);
+    await two.close();
+    await line.getByText('1 HUD overlay page is connected now').waitFor();
+    await one.close();
+    await line.getByText('0 HUD overlay pages are connected now').waitFor();
+  });
+
+  it('writes screenshots of the stats panel, sponsor overlay and event badge', async () => {
+    const server = await build();
+    const page = await overlay(server);
+    await seriesInProgress(server);
+    const api = await panelApi(server);
+    const sponsor = (await api.upload(await makeLogo(page, { text: 'HYPERION', colour: '#e0413a' }))).body
+      .media.id;
+    const logo = (
+      await api.upload(
+        await makeLogo(page, { text: 'IEM', colour: '#1d5fe0', width: 200, height: 200, round: true }),
+      )
+    ).body.media.id;
+    await api.settings({ branding: { eventLogo: logo, sponsors: [{ name: 'Hyperion', image: sponsor }] } });
+    await ok(server, 'show_player_stats', { slot: 1, provider: 'platform_b' });
+    await ok(server, 'set_sponsor_overlay', { enabled: true, position: 'bottom-right' });
+    await ok(server, 'set_event_badge', { enabled: true, position: 'top-left' });
+    await panel(page, 'badge', true);
+    await page.locator('[data-panel="badge"] img').waitFor();
+    await page.locator('[data-panel="sponsor"] img[data-current="true"]').waitFor();
+    await settled(page);
+    await page.screenshot({ path: `${SCREENSHOTS}hud-stats-sponsor-badge.png`, omitBackground: true });
+  });
+});
