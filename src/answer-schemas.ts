@@ -18,6 +18,7 @@ import {
   TeamFormatSchema,
   TeamSchema,
 } from './schemas.ts';
+import { GameSideSchema } from './protocol/game.ts';
 
 export const RosterEntrySchema = Type.Object({
   slot: Type.Integer({ minimum: 0, maximum: 9 }),
@@ -47,6 +48,11 @@ export const HudStateSchema = Type.Object(
     mainWindowOpen: Type.Boolean(),
     senScene: Type.Union([SceneSchema, Type.Null()]),
     obs: ObsStatusSchema,
+    sides: Type.Object(
+      { teamA: GameSideSchema, teamB: GameSideSchema },
+      { description: 'The game side each team plays now: from the game data, or as the operator set it' },
+    ),
+    gameReceiving: Type.Boolean({ description: 'Game data (CS2 Game State Integration) arrives' }),
   },
   { additionalProperties: false },
 );

@@ -31,7 +31,7 @@ import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
 import { RecentRequests } from './recent-requests.ts';
 import type { SavedState, Settings, SettingsChange } from './saved-state.ts';
-import { automationEnabled, SAVED_STATE_VERSION } from './saved-state.ts';
+import { automationEnabled, gameSettings, SAVED_STATE_VERSION } from './saved-state.ts';
 import { StateHub } from './state-hub.ts';
 import { moveAside, StateStore } from './state-store.ts';
 
@@ -117,6 +117,7 @@ function withChanges(base: Settings, changes: SettingsChange): Settings {
     obs: { ...base.obs, ...defined(changes.obs) },
     sources: { ...base.sources, ...defined(changes.sources) },
     automation: { enabled: changes.automation?.enabled ?? automationEnabled(base) },
+    game: { ...gameSettings(base), ...defined(changes.game) },
   };
 }
 
@@ -136,14 +137,19 @@ function withoutChanged(overrides: SettingsChange, changes: SettingsChange): Set
 function hudInputFrom(
   saved: SavedState | null,
   settings: Settings,
-  host: Omit<HostInput, 'presets' | 'colorPresetId'>,
+  host: Omit<HostInput, 'presets' | 'colorPresetId' | 'roster'>,
   now: number,
 ): HudInput {
   // Fields newer than the first saved states may be absent: absent is none.
   const panel = (key: PanelId): PanelInput => ({ hideAt: null, ...saved?.panels[key] }) as PanelInput;
   return {
-    host: { ...host, presets: saved?.host.presets ?? [], colorPresetId: saved?.host.colorPresetId ?? null },
-    match: saved?.match ?? MATCH_DEFAULTS,
+    host: {
+      ...host,
+      presets: saved?.host.presets ?? [],
+      colorPresetId: saved?.host.colorPresetId ?? null,
+      roster: saved?.host.roster ?? [],
+    },
+    match: saved ? { teamASide: MATCH_DEFAULTS.teamASide, ...saved.match } : MATCH_DEFAULTS,
     vetoSession: saved?.vetoSession ?? { session: null },
     vetoReveal: saved ? { beforeSession: null, ...saved.vetoReveal } : REVEAL_DEFAULTS,
     sceneWindow: saved?.sceneWindow ?? { scene: null },
@@ -173,13 +179,13 @@ function savedStateOf(hud: HudSystem, revision: number, settings: Settings): Sav
     visible: snapshots[key].matches('unknown') ? null : snapshots[key].matches('shown'),
     hideAt: snapshots[key].context.hideAt,
   });
-  const { presets, colorPresetId } = snapshots.host.context;
+  const { presets, colorPresetId, roster } = snapshots.host.context;
   return {
     version: SAVED_STATE_VERSION,
     savedAt: new Date().toISOString(),
     revision,
     settings,
-    host: { presets, colorPresetId },
+    host: { presets, colorPresetId, roster },
     match: snapshots.match.context,
     vetoSession: { session: snapshots.vetoSession.context.session },
     vetoReveal: snapshots.vetoReveal.context,
@@ -228,7 +234,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     mainWindowOpen: options.headless,
     signedIn: options.headless,
     subscriptionActive: options.subscriptionActive,
-    roster: [],
+    gameReceiving: false,
   };
 
   const start = () =>

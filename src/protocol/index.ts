@@ -10,3 +10,4 @@ export { ERROR_STATUS } from '../errors.ts';
 export * from '../schemas.ts';
 export * from '../ws/protocol.ts';
 export * from './panels.ts';
+export * from './game.ts';

@@ -19,6 +19,7 @@ import {
 import type { ErrorCode } from '../errors.ts';
 import { ERROR_STATUS } from '../errors.ts';
 import { PublicSettingsSchema } from '../saved-state.ts';
+import { GameMessage } from '../protocol/game.ts';
 import { OneOf } from '../schemas.ts';
 
 export const PROTOCOL_VERSION = 1;
@@ -240,5 +241,6 @@ export const ServerMessage = Type.Union([
   ResultMessage,
   PongMessage,
   ErrorMessage,
+  GameMessage,
 ]);
 export type ServerMessage = Static<typeof ServerMessage>;
