@@ -24,6 +24,7 @@ import { CommandRegistry } from './commands/registry.ts';
 import { Dispatcher } from './dispatcher.ts';
 import type { HudSystem } from './hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
+import { GameData } from './game/game-data.ts';
 import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
 import type { MatchImporter } from './import/match-importer.ts';
 import { MainWindow } from './main-window.ts';
@@ -40,6 +41,8 @@ const mitt = mittModule as unknown as typeof mittModule.default;
 export const STATE_FILE = 'state.json';
 export const TOKEN_FILE = 'access-token';
 export const SIGN_IN_KEY_FILE = 'sign-in-key';
+/** The auth token of the game's cfg file (Game State Integration). */
+export const GAME_TOKEN_FILE = 'gsi-token';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -59,6 +62,8 @@ export interface ServiceOptions {
   /** Replaces IO actors, for tests: the supervisor as the service would run it → the one to run. */
   machine?: (live: typeof supervisorMachine) => typeof supervisorMachine;
   inspect?: (event: InspectionEvent) => void;
+  /** How long after the last game frame "receiving" ends (default RECEIVING_TIMEOUT_MS); tests shorten it. */
+  gameReceivingTimeoutMs?: number;
 }
 
 export type ServiceEvents = {
@@ -77,6 +82,8 @@ export interface Service {
   store: StateStore;
   registry: CommandRegistry;
   dispatcher: Dispatcher;
+  /** Game data from CS2: the live view, its status and what it tells the actors. */
+  game: GameData;
   /** Reports of the application shell, the HUD overlay and the game: loopback only. */
   internal: Dispatcher;
   /** The settings this run uses: the saved ones with the command line's overrides on top. */
@@ -259,9 +266,16 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const hub = new StateHub(hud, saved?.revision ?? 0);
   const store = new StateStore(file, () => savedStateOf(hud, hub.revision, savedSettings), logger);
   hub.emitter.on('changed', () => void store.requestSave());
+  const game = new GameData({
+    hud,
+    hub,
+    token: await loadOrCreateToken(join(dataDir, GAME_TOKEN_FILE)),
+    slotNumbering: () => gameSettings(settings).slotNumbering,
+    ...defined({ receivingTimeoutMs: options.gameReceivingTimeoutMs }),
+  });
   const registry = new CommandRegistry();
-  const dispatcher = new Dispatcher(registry, hud, hub, store);
-  const internal = new Dispatcher(new CommandRegistry(INTERNAL_COMMANDS), hud, hub, store);
+  const dispatcher = new Dispatcher(registry, hud, hub, store, game);
+  const internal = new Dispatcher(new CommandRegistry(INTERNAL_COMMANDS), hud, hub, store, game);
   const events = mitt<ServiceEvents>();
   if (!saved) await store.requestSave();
   const tokenFile = join(dataDir, TOKEN_FILE);
@@ -274,6 +288,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     hud,
     hub,
     store,
+    game,
     registry,
     dispatcher,
     internal,
@@ -311,6 +326,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     },
     async close() {
       mainWindow.close();
+      game.close();
       hub.close();
       stopObsLog();
       hud.stop();

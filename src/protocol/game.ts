@@ -14,7 +14,8 @@ export const GameSideSchema = OneOf(GAME_SIDES, { description: 'The game side: C
 export const SLOT_NUMBERINGS = ['cs2', 'csgo'] as const;
 export type SlotNumbering = (typeof SLOT_NUMBERINGS)[number];
 export const SlotNumberingSchema = OneOf(SLOT_NUMBERINGS, {
-  description: 'How observer_slot is numbered when the provider version does not say: cs2 (0..9) or csgo (1..9, 0)',
+  description:
+    'How observer_slot is numbered when the provider version does not say: cs2 (0..9) or csgo (1..9, 0)',
 });
 export const DEFAULT_SLOT_NUMBERING: SlotNumbering = 'cs2';
 
@@ -105,7 +106,9 @@ export const GAME_PROBLEMS = ['nothing_received', 'wrong_token', 'player_view', 
 export type GameProblem = (typeof GAME_PROBLEMS)[number];
 
 export const GameStatusSchema = Type.Object({
-  receiving: Type.Boolean({ description: 'A frame with the right auth token arrived within the last few seconds' }),
+  receiving: Type.Boolean({
+    description: 'A frame with the right auth token arrived within the last few seconds',
+  }),
   source: Nullable(Type.String({ description: 'Address the last good frame came from' })),
   lastFrameAt: Nullable(Type.Integer({ description: 'Server time (ms) of the last good frame' })),
   frames: Type.Integer({ minimum: 0, description: 'Good frames since the server started' }),
@@ -115,8 +118,12 @@ export const GameStatusSchema = Type.Object({
   numberingFrom: OneOf(['version', 'setting'] as const, {
     description: 'Whether the provider version told the numbering or the operator setting did',
   }),
-  seriesMap: Nullable(Type.Integer({ description: 'Series number of the map in play, null when not in the series' })),
-  notes: Type.Array(Type.String(), { description: 'What the game data could not do (a map not in the series …)' }),
+  seriesMap: Nullable(
+    Type.Integer({ description: 'Series number of the map in play, null when not in the series' }),
+  ),
+  notes: Type.Array(Type.String(), {
+    description: 'What the game data could not do (a map not in the series …)',
+  }),
 });
 export type GameStatus = Static<typeof GameStatusSchema>;
 

@@ -78,6 +78,7 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
 
   const broadcast = fanout.broadcast.bind(fanout);
   service.hub.emitter.on('event', broadcast);
+  service.game.emitter.on('message', broadcast);
   const isRemote = (client: { remote: boolean }) => client.remote;
   const onToken = () => fanout.close(isRemote, CLOSE.unauthorized, 'the access token was regenerated');
   const onSettings = ({ lanMode }: { lanMode: boolean }) => {
@@ -113,6 +114,7 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
   app.addHook('onClose', async () => {
     clearInterval(pings);
     service.hub.emitter.off('event', broadcast);
+    service.game.emitter.off('message', broadcast);
     service.events.off('token', onToken);
     service.events.off('settings', onSettings);
     if (panelStatus) {

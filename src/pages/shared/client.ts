@@ -5,6 +5,7 @@
  */
 import type { ClientMessage, EventMessage, ServerMessage } from '../../protocol/index.ts';
 import { applyEvent, applySnapshot, connection } from './store.ts';
+import { applyGameMessage } from './game-store.ts';
 
 /** The answer to a trigger, as the server sends it. */
 export type CommandResult = Extract<ServerMessage, { type: 'result' }>;
@@ -153,6 +154,9 @@ export class Client {
         return;
       case 'event':
         this.receiveEvent(message);
+        return;
+      case 'game':
+        applyGameMessage(message);
         return;
       case 'result': {
         const waiting = typeof message.id === 'string' ? this.pending.get(message.id) : undefined;
