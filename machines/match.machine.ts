@@ -200,7 +200,8 @@ export const matchMachine = setup({
     clearVeto: assign({ veto: null, maps: [], beforeSession: null }),
     swapSides: assign({ teamASide: ({ context }) => otherSide(context.teamASide) }),
     setSides: assign({
-      teamASide: ({ context, event }) => (event.type === 'match.sides.set' ? event.teamASide : context.teamASide),
+      teamASide: ({ context, event }) =>
+        event.type === 'match.sides.set' ? event.teamASide : context.teamASide,
     }),
   },
 }).createMachine({

@@ -6,6 +6,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import { OBS_REASONS } from '../machines/obs-connection.machine.ts';
+import { GameSideSchema } from './protocol/game.ts';
 import {
   BoFormatSchema,
   ObserverModeSchema,
@@ -18,7 +19,6 @@ import {
   TeamFormatSchema,
   TeamSchema,
 } from './schemas.ts';
-import { GameSideSchema } from './protocol/game.ts';
 
 export const RosterEntrySchema = Type.Object({
   slot: Type.Integer({ minimum: 0, maximum: 9 }),

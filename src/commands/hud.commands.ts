@@ -31,7 +31,8 @@ const panelCommands: AnyCommand[] = PANELS.flatMap((panel: PanelDeclaration) => 
         const { hud } = context;
         const player = id === 'stats' ? livePlayer(context) : null;
         // Opening the stats shows the player set in the application, with the game's live values.
-        if (player && !hud.snapshot(id).matches('shown')) hud.send(id, { type: 'panel.show', player: player.request });
+        if (player && !hud.snapshot(id).matches('shown'))
+          hud.send(id, { type: 'panel.show', player: player.request });
         else hud.send(id, { type: 'panel.toggle' });
         return player ? { player: player.request, stats: player.stats } : {};
       },
@@ -44,7 +45,10 @@ const panelCommands: AnyCommand[] = PANELS.flatMap((panel: PanelDeclaration) => 
       stateKeys: [stateKey],
       run: (context) => {
         const player = id === 'stats' ? livePlayer(context) : null;
-        context.hud.send(id, player ? { type: 'panel.show', player: player.request } : { type: 'panel.show' });
+        context.hud.send(
+          id,
+          player ? { type: 'panel.show', player: player.request } : { type: 'panel.show' },
+        );
         return player ? { player: player.request, stats: player.stats } : {};
       },
     }),

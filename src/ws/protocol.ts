@@ -18,8 +18,8 @@ import {
 } from '../answer-schemas.ts';
 import type { ErrorCode } from '../errors.ts';
 import { ERROR_STATUS } from '../errors.ts';
-import { PublicSettingsSchema } from '../saved-state.ts';
 import { GameMessage } from '../protocol/game.ts';
+import { PublicSettingsSchema } from '../saved-state.ts';
 import { OneOf } from '../schemas.ts';
 
 export const PROTOCOL_VERSION = 1;

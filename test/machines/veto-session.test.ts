@@ -147,7 +147,7 @@ function hudInput(): HudInput {
       presets: [],
       colorPresetId: null,
       roster: [],
-    gameReceiving: false,
+      gameReceiving: false,
     },
     match: structuredClone(MATCH_DEFAULTS),
     vetoSession: { session: null },

@@ -4,8 +4,8 @@
  * `trigger` messages answered by id. The operator app, the HUD overlay and the scene pages share it.
  */
 import type { ClientMessage, EventMessage, ServerMessage } from '../../protocol/index.ts';
-import { applyEvent, applySnapshot, connection } from './store.ts';
 import { applyGameMessage } from './game-store.ts';
+import { applyEvent, applySnapshot, connection } from './store.ts';
 
 /** The answer to a trigger, as the server sends it. */
 export type CommandResult = Extract<ServerMessage, { type: 'result' }>;
