@@ -123,6 +123,9 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
           'serve',
           '--port',
           String(port),
+          // A free port: a fixed one could be taken by another server of the same run.
+          '--app-port',
+          '0',
           '--headless',
           '--no-obs',
           '--data-dir',
