@@ -7,9 +7,9 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { GameStatus } from '../../protocol/index.ts';
 import { gameLive, gameStatus, serverClockOffset } from '../shared/game-store.ts';
-import { match, state } from '../shared/store.ts';
+import { match, panelStatus, state } from '../shared/store.ts';
 import { request } from './api.ts';
-import { Card, CommandButton, CopyButton, ErrorText } from './ui.tsx';
+import { Card, CommandButton, CopyButton, ErrorText, Switch } from './ui.tsx';
 
 interface GameSetup {
   status: GameStatus;
@@ -132,6 +132,36 @@ function CfgFile() {
   );
 }
 
+/** The numbering used when the game's version does not tell which game sent a frame. */
+function Numbering() {
+  const settings = panelStatus.value?.settings;
+  const busy = useSignal(false);
+  const error = useSignal<string | null>(null);
+  if (!settings) return null;
+  const csgo = settings.game.slotNumbering === 'csgo';
+  const save = async (next: boolean) => {
+    busy.value = true;
+    error.value = null;
+    const answer = await request('POST', '/api/panel/settings', {
+      game: { slotNumbering: next ? 'csgo' : 'cs2' },
+    });
+    busy.value = false;
+    if (!answer.ok) error.value = answer.message;
+  };
+  return (
+    <>
+      <Switch
+        label="CS:GO slot numbering (1–9, 0) when the game version does not tell"
+        checked={csgo}
+        disabled={busy.value}
+        onChange={(next) => void save(next)}
+        hook={{ 'data-setting': 'slot-numbering' }}
+      />
+      <ErrorText message={error.value} />
+    </>
+  );
+}
+
 function Sides() {
   const sides = state.value?.sides;
   const summary = match.value;
@@ -198,6 +228,7 @@ export function GameView() {
     <div class="grid">
       <Card title="Game data" hook="game-status" wide>
         <Receiving />
+        <Numbering />
       </Card>
       <CfgFile />
       <Sides />
