@@ -76,6 +76,19 @@ describe('hud-automation gsi-config', () => {
     // Another port is another server: the installed file is not current for it.
     const other = await runCli(['--check', '--data-dir', dataDir], env);
     expect(other).toMatchObject({ code: 1, stdout: expect.stringContaining('outdated') });
+    // A real cfg of another tool (with Valve's comments) in its place reads as a cfg, not current.
+    await writeFile(
+      cfg,
+      await readFile(
+        new URL(
+          '../fixtures/gsi_cfg__nodecg-csgo-manager__gamestate_integration_nodecg.cfg',
+          import.meta.url,
+        ),
+        'utf8',
+      ),
+    );
+    const foreign = await runCli(['--check', '--data-dir', dataDir, '--app-port', '45123'], env);
+    expect(foreign).toMatchObject({ code: 1, stdout: expect.stringContaining('outdated') });
   });
 
   it('prints the cfg and where it goes; --address writes another host; --cs2-dir names the install', async () => {
