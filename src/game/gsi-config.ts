@@ -1,12 +1,13 @@
 /**
  * The game's side of game data: the cfg file (Game State Integration) that makes CS2 POST its
  * state to the application server, where it goes, and whether an installed one is current. VDF is
- * read and written with @node-steam/vdf (see docs/game-data.md for its traps and the timings).
+ * read and written with vdf-parser, which reads what the game's KeyValues reads (comments, a brace on
+ * the key's line); docs/game-data.md has its traps and the timings.
  */
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import * as vdf from '@node-steam/vdf';
+import { parse, stringify } from 'vdf-parser';
 
 export const CFG_FILE_NAME = 'gamestate_integration_hudautomation.cfg';
 /** Where the game reads gamestate_integration_*.cfg, inside its install folder. */
@@ -65,7 +66,7 @@ export function cfgText(target: CfgTarget): string {
   const header =
     '// Written by hud-automation (hud-automation gsi-config): CS2 posts its game state to the\n' +
     '// application server. Keep the auth token secret; install again after changing the port.\n';
-  return `${header}${vdf.stringify(cfgObject(target))}`;
+  return `${header}${stringify(cfgObject(target), { pretty: true, indent: '\t' })}`;
 }
 
 /** The first private IPv4 address of this machine (for a game on another PC), or null. */
@@ -105,7 +106,7 @@ const exists = (path: string) =>
  * `"1" "path"`. The parser keeps escaped backslashes as written: Windows paths are unescaped here.
  */
 export function libraryPaths(text: string): string[] {
-  const parsed = vdf.parse(text) as Record<string, unknown>;
+  const parsed = readVdf(text);
   const root = (parsed.libraryfolders ?? parsed.LibraryFolders ?? {}) as Record<string, unknown>;
   const paths: string[] = [];
   for (const [key, value] of Object.entries(root)) {
@@ -143,6 +144,10 @@ export async function findCs2Installs(steamRoots: readonly string[]): Promise<st
   return installs;
 }
 
+/** VDF as text values (no number guessing) and the last of repeated keys, as the game reads a cfg. */
+export const readVdf = (text: string) =>
+  parse<Record<string, unknown>>(text, { types: false, arrayify: false });
+
 export const cfgPathIn = (cs2Dir: string) => join(cs2Dir, CFG_SUBDIR, CFG_FILE_NAME);
 
 export type CfgState = 'current' | 'outdated' | 'missing' | 'unreadable';
@@ -159,7 +164,7 @@ export async function cfgStateIn(cs2Dir: string, text: string): Promise<InstallS
   const installed = await readFile(path, 'utf8').catch(() => null);
   if (installed === null) return { cs2Dir, path, state: 'missing' };
   try {
-    const same = JSON.stringify(vdf.parse(installed)) === JSON.stringify(vdf.parse(text));
+    const same = JSON.stringify(readVdf(installed)) === JSON.stringify(readVdf(text));
     return { cs2Dir, path, state: same ? 'current' : 'outdated' };
   } catch {
     return { cs2Dir, path, state: 'unreadable' };

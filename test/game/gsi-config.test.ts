@@ -6,10 +6,10 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as vdf from '@node-steam/vdf';
+import { stringify } from 'vdf-parser';
 import { describe, expect, it } from 'vitest';
 import { loadOrCreateToken } from '../../src/access/access-token.ts';
-import { CFG_FILE_NAME, findCs2Installs, libraryPaths } from '../../src/game/gsi-config.ts';
+import { CFG_FILE_NAME, findCs2Installs, libraryPaths, readVdf } from '../../src/game/gsi-config.ts';
 import { tempDir } from '../helpers/build.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
@@ -35,12 +35,15 @@ async function fakeSteam() {
   await mkdir(join(library, CS2, 'game', 'csgo'), { recursive: true });
   await writeFile(
     join(steam, 'steamapps', 'libraryfolders.vdf'),
-    vdf.stringify({
-      libraryfolders: {
-        0: { path: steam, label: '', apps: { 228980: '1' } },
-        1: { path: library, label: '', apps: { 730: '1' } },
+    stringify(
+      {
+        libraryfolders: {
+          0: { path: steam, label: '', apps: { 228980: '1' } },
+          1: { path: library, label: '', apps: { 730: '1' } },
+        },
       },
-    }),
+      { pretty: true, indent: '\t' },
+    ),
   );
   return { home, steam, library, cfg: join(library, CS2, 'game', 'csgo', 'cfg', CFG_FILE_NAME) };
 }
@@ -56,7 +59,7 @@ describe('hud-automation gsi-config', () => {
     const installed = await runCli(['--install', '--data-dir', dataDir, '--app-port', '45123'], env);
     expect(installed).toMatchObject({ code: 0, stdout: expect.stringContaining(cfg) });
 
-    const parsed = vdf.parse(await readFile(cfg, 'utf8'));
+    const parsed = readVdf(await readFile(cfg, 'utf8'));
     const [block] = Object.values(parsed) as Array<Record<string, any>>;
     expect(block?.uri).toBe('http://127.0.0.1:45123/gsi');
     // The token the server of this data directory checks.
@@ -68,7 +71,7 @@ describe('hud-automation gsi-config', () => {
       'phase_countdowns',
       'bomb',
     ]) {
-      expect(block?.data[section]).toBe(1);
+      expect(block?.data[section]).toBe('1');
     }
 
     const check = await runCli(['--check', '--data-dir', dataDir, '--app-port', '45123'], env);
@@ -76,7 +79,7 @@ describe('hud-automation gsi-config', () => {
     // Another port is another server: the installed file is not current for it.
     const other = await runCli(['--check', '--data-dir', dataDir], env);
     expect(other).toMatchObject({ code: 1, stdout: expect.stringContaining('outdated') });
-    // A real cfg of another tool (with Valve's comments) in its place reads as a cfg, not current.
+    // A real cfg of another tool (Valve's comments, braces on the key's line) reads, and is not current.
     await writeFile(
       cfg,
       await readFile(
@@ -96,7 +99,7 @@ describe('hud-automation gsi-config', () => {
     const dataDir = await tempDir();
     const printed = await runCli(['--data-dir', dataDir], { HOME: home });
     expect(printed.code).toBe(0);
-    expect(printed.stdout).toContain('"uri"\t\t"http://127.0.0.1:44554/gsi"');
+    expect(printed.stdout).toContain('"uri" "http://127.0.0.1:44554/gsi"');
     expect(printed.stderr).toContain(cfg);
 
     const cs2Dir = join(library, CS2);
@@ -107,7 +110,7 @@ describe('hud-automation gsi-config', () => {
       },
     );
     expect(lan.code).toBe(0);
-    const [block] = Object.values(vdf.parse(await readFile(cfg, 'utf8'))) as Array<Record<string, any>>;
+    const [block] = Object.values(readVdf(await readFile(cfg, 'utf8'))) as Array<Record<string, any>>;
     expect(block?.uri).toBe('http://192.168.1.20:44554/gsi');
   });
 
