@@ -104,8 +104,11 @@ export function sideByNames(match: Pick<MatchInput, 'teamA' | 'teamB'>, ct: stri
 
 /** The rounds of a map in which the sides count: a new round has started (not its end, not half time). */
 const ROUND_STARTED = new Set(['freezetime', 'live']);
-/** Map phases in which the score is the game's: not warm-up. */
-const SCORED = new Set(['live', 'intermission', 'gameover']);
+/**
+ * Map phases whose score is recorded: not warm-up, and not half time (nothing scores then, and the
+ * side names may already have changed while the sides here change with the next round).
+ */
+const SCORED = new Set(['live', 'gameover']);
 
 export class GameData implements LiveStats {
   readonly emitter: Emitter<GameDataEvents> = mitt<GameDataEvents>();

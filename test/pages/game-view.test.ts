@@ -48,6 +48,10 @@ describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
     expect(await status.textContent()).toMatch(/^Receiving from 127\.0\.0\.1, last frame \d+\.\d s ago$/);
     // The players the game reports, the observed one marked.
     await page.locator('[data-card="game-players"] tr[data-slot="7"][data-observed="yes"]').waitFor();
+    // The stats of toggle_stats: the observed player, until the operator picks one.
+    expect(server.service.game.statsSlot()).toBe(7);
+    await page.getByRole('button', { name: 'Stats of Twistzz' }).click();
+    await expect.poll(() => server.service.game.statsSlot()).toBe(1);
 
     // No frame for 1.5 s (the test server's timeout): off, and the page says so.
     await page.locator('[data-game-receiving="no"][data-game-problem="stopped"]').waitFor();

@@ -189,7 +189,16 @@ function Players() {
   const players = Object.values(live.players).sort((a, b) => (a.slot || 10) - (b.slot || 10));
   if (players.length === 0) return null;
   return (
-    <Card title="Players" hook="game-players">
+    <Card
+      title="Players"
+      hook="game-players"
+      wide
+      actions={
+        <CommandButton action="set_stats_player" payload={{ slot: null }} data-action="stats-follow">
+          Stats follow the observed player
+        </CommandButton>
+      }
+    >
       <table class="table">
         <thead>
           <tr>
@@ -199,6 +208,9 @@ function Players() {
             <th scope="col">HP</th>
             <th scope="col">K/D/A</th>
             <th scope="col">ADR</th>
+            <th scope="col">
+              <span class="sr-only">Stats</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -215,6 +227,15 @@ function Players() {
                 {player.kills}/{player.deaths}/{player.assists}
               </td>
               <td>{player.adr ?? '–'}</td>
+              <td>
+                <CommandButton
+                  action="set_stats_player"
+                  payload={{ slot: player.slot }}
+                  data-action="stats-player"
+                >
+                  Stats of {player.name}
+                </CommandButton>
+              </td>
             </tr>
           ))}
         </tbody>
