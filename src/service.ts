@@ -84,7 +84,7 @@ export interface Service {
   dispatcher: Dispatcher;
   /** Game data from CS2: the live view, its status and what it tells the actors. */
   game: GameData;
-  /** Reports of the application shell, the HUD overlay and the game: loopback only. */
+  /** Reports of the application shell and the HUD overlay: loopback only. */
   internal: Dispatcher;
   /** The settings this run uses: the saved ones with the command line's overrides on top. */
   settings(): Settings;

@@ -28,8 +28,10 @@ import { GameStatusSchema } from '../protocol/game.ts';
 import { strict } from '../schemas.ts';
 
 /**
- * A ten-player match with grenades and burning molotovs is some 30 to 60 KB of JSON; the limit
- * leaves room for GOTV's larger frames without letting a peer make the server hold much.
+ * A ten-player frame is about 10 KB of JSON; 25 grenades with five burning molotovs and the
+ * `previously` section make it about 28 KB (test/game/game-data.test.ts). The other routes' 64 KiB
+ * would be close once `added` doubles a frame too; 1 MiB leaves room without letting a peer make
+ * the server hold much.
  */
 export const GAME_FRAME_LIMIT = 1024 * 1024;
 

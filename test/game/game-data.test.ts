@@ -247,6 +247,37 @@ describe('refused frames', () => {
     expect(await state(server)).toEqual(before);
   });
 
+  it('takes a ten-player frame with 25 grenades, five of them burning molotovs (DERIVED)', async () => {
+    const server = await build();
+    const frame = toCs2(await fixture(FAZE_NAVI));
+    const owners = Object.keys(frame.allplayers);
+    const grenades: Record<string, unknown> = {};
+    for (let i = 0; i < 25; i++) {
+      const owner = Number(owners[i % owners.length]);
+      // The shapes of the capture's smoke and of the game's inferno (its flames by id).
+      grenades[String(400 + i)] =
+        i < 5
+          ? {
+              owner,
+              lifetime: '3.1',
+              type: 'inferno',
+              flames: Object.fromEntries(
+                Array.from({ length: 64 }, (_, f) => [
+                  `flame_${i}_${f}`,
+                  `${1200 + f}.5, ${2300 - f}.25, 12.2`,
+                ]),
+              ),
+            }
+          : { ...frame.grenades['355'], owner, type: i % 2 ? 'flashbang' : 'smoke' };
+    }
+    frame.grenades = grenades;
+    frame.previously = { ...frame.previously, allplayers: structuredClone(frame.allplayers) };
+    const size = JSON.stringify(signed(server, frame)).length;
+    expect(size).toBeGreaterThan(25_000);
+    expect(await post(server, frame)).toEqual({ status: 200, body: { ok: true } });
+    expect((await state(server)).roster).toEqual(FAZE_NAVI_ROSTER);
+  });
+
   it("a player's own view is reported and leaves the roster alone", async () => {
     const server = await build();
     await post(server, await fixture(FAZE_NAVI));
