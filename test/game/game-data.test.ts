@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
@@ -276,6 +277,35 @@ describe('refused frames', () => {
     expect(size).toBeGreaterThan(25_000);
     expect(await post(server, frame)).toEqual({ status: 200, body: { ok: true } });
     expect((await state(server)).roster).toEqual(FAZE_NAVI_ROSTER);
+  });
+
+  it('any JSON with the token is 200 or a 400 envelope, never a 500 (property, over HTTP)', async () => {
+    const server = await build();
+    const token = server.service.game.token;
+    const capture = await fixture(FAZE_NAVI);
+    // Random JSON, and the capture with one section replaced by random JSON.
+    const sections = Object.keys(capture);
+    const arbitrary = fc.oneof(
+      fc.jsonValue(),
+      fc
+        .record({ section: fc.constantFrom(...sections), value: fc.jsonValue() })
+        .map(({ section, value }) => ({
+          ...capture,
+          [section]: value,
+        })),
+    );
+    await fc.assert(
+      fc.asyncProperty(arbitrary, async (value) => {
+        const body =
+          value !== null && typeof value === 'object' && !Array.isArray(value)
+            ? { ...value, auth: { token } }
+            : value;
+        const answer = await postFrame(server.appPort, JSON.stringify(body));
+        expect([200, 400]).toContain(answer.status);
+        if (answer.status !== 200) expect(answer.body).toMatchObject({ ok: false, error: 'invalid_payload' });
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it("a player's own view is reported and leaves the roster alone", async () => {
