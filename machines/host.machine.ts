@@ -18,6 +18,8 @@ export interface HostInput {
   presets: ColorPreset[];
   colorPresetId: string | null;
   roster: RosterEntry[];
+  /** Game data arrives (a frame with the cfg's auth token within the last few seconds). */
+  gameReceiving: boolean;
 }
 
 export type HostReport = Partial<Pick<HostInput, 'mainWindowOpen' | 'signedIn' | 'subscriptionActive'>>;
@@ -26,6 +28,7 @@ export type HostEvent =
   | ({ type: 'host.report' } & HostReport)
   | { type: 'host.presets'; presets: ColorPreset[] }
   | { type: 'host.roster'; roster: RosterEntry[] }
+  | { type: 'host.gameReceiving'; receiving: boolean }
   | { type: 'preset.apply'; presetId: string };
 
 const sameRoster = (a: readonly RosterEntry[], b: readonly RosterEntry[]) =>
@@ -37,7 +40,7 @@ const samePresets = (a: readonly ColorPreset[], b: readonly ColorPreset[]) =>
 /**
  * The application around the service: its main window (commands flagged "Main window" need it
  * open and signed in), the subscription, the colour presets the HUD overlay reported, the active
- * preset and the roster from game data. The main-window states follow the reported flags.
+ * preset, the roster from game data and whether game data arrives. The main-window states follow the reported flags.
  */
 export const hostMachine = setup({
   types: {} as { context: HostInput; input: HostInput; events: HostEvent },
@@ -53,6 +56,8 @@ export const hostMachine = setup({
       ),
     isNewRoster: ({ context, event }) =>
       event.type === 'host.roster' && !sameRoster(context.roster, event.roster),
+    changesReceiving: ({ context, event }) =>
+      event.type === 'host.gameReceiving' && event.receiving !== context.gameReceiving,
     isNewPresetList: ({ context, event }) =>
       event.type === 'host.presets' && !samePresets(context.presets, event.presets),
     isOtherPreset: ({ context, event }) =>
@@ -70,6 +75,10 @@ export const hostMachine = setup({
     setRoster: assign({
       roster: ({ context, event }) => (event.type === 'host.roster' ? event.roster : context.roster),
     }),
+    setGameReceiving: assign({
+      gameReceiving: ({ context, event }) =>
+        event.type === 'host.gameReceiving' ? event.receiving : context.gameReceiving,
+    }),
     setPresets: assign({
       presets: ({ context, event }) => (event.type === 'host.presets' ? event.presets : context.presets),
     }),
@@ -85,6 +94,7 @@ export const hostMachine = setup({
   on: {
     'host.report': { guard: 'changesHost', actions: 'applyReport' },
     'host.roster': { guard: 'isNewRoster', actions: 'setRoster' },
+    'host.gameReceiving': { guard: 'changesReceiving', actions: 'setGameReceiving' },
     'host.presets': { guard: 'isNewPresetList', actions: 'setPresets' },
     'preset.apply': { guard: 'isOtherPreset', actions: 'setColorPreset' },
   },

@@ -1,4 +1,6 @@
 import { assign, setup } from 'xstate';
+import type { GameSide } from './game-sides.ts';
+import { otherSide } from './game-sides.ts';
 import type { BoFormat, Side, Team, VetoStep } from './veto-rules.ts';
 import { seriesMapsOf } from './veto-rules.ts';
 import type { TeamFormat } from './vocabulary.ts';
@@ -28,6 +30,8 @@ export interface MatchInput {
   veto: VetoStep[] | null;
   /** What a manual veto session replaced, restored by veto_cancel. */
   beforeSession: SeriesSetup | null;
+  /** The game side team A plays now (team B plays the other): set by the operator or the game data. */
+  teamASide: GameSide;
 }
 
 export const MATCH_DEFAULTS: MatchInput = {
@@ -39,6 +43,7 @@ export const MATCH_DEFAULTS: MatchInput = {
   maps: [],
   veto: null,
   beforeSession: null,
+  teamASide: 'CT',
 };
 
 export interface MapResult {
@@ -65,7 +70,11 @@ export type MatchEvent =
   | { type: 'match.veto.sessionProgress'; steps: VetoStep[]; complete: boolean }
   | { type: 'match.veto.sessionCancelled' }
   | { type: 'match.veto.apply'; steps: VetoStep[]; boFormat: BoFormat; teamA?: Team; teamB?: Team }
-  | { type: 'match.veto.reset' };
+  | { type: 'match.veto.reset' }
+  /** The teams change sides: the operator's swap, or half time and each overtime half in the game data. */
+  | { type: 'match.sides.swap' }
+  /** The game data named the side of team A (its team names match the match's). */
+  | { type: 'match.sides.set'; teamASide: GameSide };
 
 /** Why a map result cannot be stored, or null when it can. A missing slot is the caller's 409. */
 export function explainMapResult(context: MatchInput, result: MapResult): string | null {
@@ -113,6 +122,8 @@ export const matchMachine = setup({
       event.type === 'match.eventName.set' && event.name !== context.eventName,
     isOtherTeamFormat: ({ context, event }) =>
       event.type === 'match.teamFormat.set' && event.format !== context.teamFormat,
+    isOtherSide: ({ context, event }) =>
+      event.type === 'match.sides.set' && event.teamASide !== context.teamASide,
   },
   actions: {
     setTeams: assign(({ context, event }) => {
@@ -187,6 +198,11 @@ export const matchMachine = setup({
       };
     }),
     clearVeto: assign({ veto: null, maps: [], beforeSession: null }),
+    swapSides: assign({ teamASide: ({ context }) => otherSide(context.teamASide) }),
+    setSides: assign({
+      teamASide: ({ context, event }) =>
+        event.type === 'match.sides.set' ? event.teamASide : context.teamASide,
+    }),
   },
 }).createMachine({
   id: 'match',
@@ -200,6 +216,8 @@ export const matchMachine = setup({
     'match.veto.sessionStarted': { target: '.vetoLive', actions: 'openSession' },
     'match.veto.apply': { target: '.standing', actions: 'applyVeto' },
     'match.veto.reset': { target: '.standing', actions: 'clearVeto' },
+    'match.sides.swap': { actions: 'swapSides' },
+    'match.sides.set': { guard: 'isOtherSide', actions: 'setSides' },
   },
   states: {
     standing: {

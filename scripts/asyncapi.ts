@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TSchema } from '@sinclair/typebox';
 import { COMMANDS } from '../src/commands/registry.ts';
+import { GameMessage } from '../src/protocol/game.ts';
 import { SERVICE_ID, VERSION } from '../src/version.ts';
 import {
   AuthMessage,
@@ -39,6 +40,7 @@ export function renderAsyncApi(): string {
     pong: PongMessage,
     snapshot: SnapshotAnswer,
     error: ErrorMessage,
+    game: GameMessage,
     ...Object.fromEntries(EVENT_MESSAGES.map((schema) => [`event:${eventName(schema)}`, schema])),
   };
   const message = (name: string, schema: TSchema) => ({

@@ -6,6 +6,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import { OBS_REASONS } from '../machines/vocabulary.ts';
+import { GameSideSchema } from './protocol/game.ts';
 import {
   BoFormatSchema,
   ObserverModeSchema,
@@ -47,6 +48,11 @@ export const HudStateSchema = Type.Object(
     mainWindowOpen: Type.Boolean(),
     senScene: Type.Union([SceneSchema, Type.Null()]),
     obs: ObsStatusSchema,
+    sides: Type.Object(
+      { teamA: GameSideSchema, teamB: GameSideSchema },
+      { description: 'The game side each team plays now: from the game data, or as the operator set it' },
+    ),
+    gameReceiving: Type.Boolean({ description: 'Game data (CS2 Game State Integration) arrives' }),
   },
   { additionalProperties: false },
 );

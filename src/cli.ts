@@ -17,6 +17,10 @@ Usage:
   hud-automation serve [options]       run the server (the default command)
   hud-automation token [--regenerate]  show the access token for local-network devices (or make a new one)
   hud-automation lan on|off            switch local network mode of the running server, and save it
+  hud-automation gsi-config [--install | --check] [--cs2-dir DIR] [--lan | --address HOST]
+                                       the game's cfg file for game data (docs/game-data.md): print it and
+                                       where it goes, install it into every CS2 install Steam lists, or
+                                       check that an installed one is current (exit 0) or not (exit 1)
 
 
 Options:
@@ -34,6 +38,9 @@ Options:
   --inspect            relay the machines to the Stately inspector (open the printed address)
   --inspect-port N     port of the inspector page (default ${DEFAULT_PORT + 1})
   --regenerate         with token: make a new token (remote devices are disconnected)
+  --install, --check   with gsi-config: write the cfg file into CS2, or check it
+  --cs2-dir DIR        with gsi-config: this CS2 install folder (repeatable) instead of Steam's libraries
+  --address HOST       with gsi-config: the address the game posts to (--lan: this machine's local-network one)
   -v, --version        the version
   -h, --help           this text
 
@@ -53,7 +60,7 @@ class UsageError extends Error {
   }
 }
 
-const COMMANDS = ['serve', 'token', 'lan'];
+const COMMANDS = ['serve', 'token', 'lan', 'gsi-config'];
 
 function parse(argv: string[]) {
   try {
@@ -75,6 +82,10 @@ function parse(argv: string[]) {
         inspect: { type: 'boolean' },
         'inspect-port': { type: 'string' },
         regenerate: { type: 'boolean' },
+        install: { type: 'boolean' },
+        check: { type: 'boolean' },
+        'cs2-dir': { type: 'string', multiple: true },
+        address: { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -103,6 +114,7 @@ async function main(argv: string[]): Promise<void> {
   const dataDir = values['data-dir'] ?? defaultDataDir();
   if (command === 'token') return printToken(port, dataDir, values.regenerate ?? false);
   if (command === 'lan') return switchLan(port, positionals[1]);
+  if (command === 'gsi-config') return gsiConfig(values, dataDir);
   if (positionals.length > 1) throw new UsageError(`serve takes no arguments: ${positionals[1]}`, true);
 
   const env = process.env;
@@ -263,6 +275,24 @@ async function switchLan(port: number, mode: string | undefined): Promise<void> 
     throw new UsageError(`lan takes on or off; got ${mode ?? 'nothing'}`, true);
   await askPanel(port, 'POST', '/internal/settings', { lanMode: mode === 'on' });
   process.stdout.write(`local network mode ${mode}\n`);
+}
+
+async function gsiConfig(values: Values, dataDir: string): Promise<void> {
+  if (values.lan && values.address)
+    throw new UsageError('gsi-config takes --lan or --address, not both', false);
+  const { runGsiConfig } = await import('./game/gsi-config-command.ts');
+  const code = await runGsiConfig(
+    {
+      dataDir,
+      appPort: portOf(values['app-port'], DEFAULT_APP_PORT, '--app-port'),
+      install: values.install ?? false,
+      check: values.check ?? false,
+      cs2Dirs: values['cs2-dir'] ?? [],
+      host: values.address ?? (values.lan ? 'lan' : 'loopback'),
+    },
+    { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
+  );
+  process.exitCode = code;
 }
 
 const isConnectionRefused = (error: unknown) =>

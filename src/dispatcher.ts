@@ -5,6 +5,7 @@ import { isMainWindowReady } from '../machines/host.machine.ts';
 import { coerceStrings } from './coerce.ts';
 import type { CommandRegistry } from './commands/registry.ts';
 import { invalidPayload, ServiceError, unavailable } from './errors.ts';
+import type { LiveStats } from './game/game-data.ts';
 import type { HudSystem } from './hud-system.ts';
 import { explainPayload } from './payload-errors.ts';
 import type { StateHub } from './state-hub.ts';
@@ -47,6 +48,7 @@ export class Dispatcher {
     private readonly hud: HudSystem,
     private readonly hub: StateHub,
     private readonly store: SaveBarrier,
+    private readonly game: LiveStats,
   ) {}
 
   async dispatch(action: string, raw: unknown): Promise<CommandAnswer> {
@@ -58,7 +60,7 @@ export class Dispatcher {
     if (command.needsMainWindow) this.#requireMainWindow(command.id);
 
     const changesBefore = this.hub.changes;
-    const context = { hud: this.hud, hub: this.hub, requestId: randomUUID() };
+    const context = { hud: this.hud, hub: this.hub, game: this.game, requestId: randomUUID() };
     let result = this.hub.batch(() => command.run(context, payload));
     if (result instanceof Promise) {
       result = await result;

@@ -13,6 +13,7 @@ import type { SceneWindowInput } from '../machines/scene-window.machine.ts';
 import type { VetoRevealInput } from '../machines/veto-reveal.machine.ts';
 import type { VetoSessionInput } from '../machines/veto-session.machine.ts';
 import { ProductionSchema } from './answer-schemas.ts';
+import { DEFAULT_SLOT_NUMBERING, GameSideSchema, SlotNumberingSchema } from './protocol/game.ts';
 import {
   BoFormatSchema,
   SceneSchema,
@@ -54,6 +55,8 @@ const Match = Type.Composite([
     eventName: Type.String({ maxLength: 120 }),
     teamFormat: TeamFormatSchema,
     beforeSession: Type.Union([SeriesSetup, Type.Null()]),
+    // Absent in files from before game data: team A on CT.
+    teamASide: Type.Optional(GameSideSchema),
   }),
 ]);
 
@@ -125,6 +128,10 @@ export const BrandingSchema = Type.Object(
 export type Branding = Static<typeof BrandingSchema>;
 export const DEFAULT_BRANDING: Branding = { eventLogo: null, sponsors: [], talents: [] };
 
+export const GameSettingsSchema = Type.Object({
+  slotNumbering: SlotNumberingSchema,
+});
+
 export const SettingsSchema = Type.Object({
   lanMode: Type.Boolean(),
   obs: ObsSettingsSchema,
@@ -133,6 +140,8 @@ export const SettingsSchema = Type.Object({
   automation: Type.Optional(AutomationSettingsSchema),
   // Absent in files of earlier versions: nothing set.
   branding: Type.Optional(BrandingSchema),
+  // Absent in files from before game data: the defaults of src/game/slots.ts.
+  game: Type.Optional(GameSettingsSchema),
 });
 
 export const SavedStateSchema = Type.Object({
@@ -143,6 +152,8 @@ export const SavedStateSchema = Type.Object({
   host: Type.Object({
     presets: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
     colorPresetId: Type.Union([Type.String(), Type.Null()]),
+    // Saved when it changes, so a restart mid-match shows the players at once.
+    roster: Type.Optional(Type.Array(Type.Object({ slot: Type.Integer(), name: Type.String() }))),
   }),
   match: Match,
   vetoSession: VetoSession,
@@ -166,6 +177,7 @@ export const SettingsChangeSchema = Type.Object(
     sources: Type.Optional(Type.Partial(ImportSourcesSchema, strict)),
     automation: Type.Optional(Type.Partial(AutomationSettingsSchema, strict)),
     branding: Type.Optional(Type.Partial(BrandingSchema, strict)),
+    game: Type.Optional(Type.Partial(GameSettingsSchema, strict)),
   },
   { ...strict, minProperties: 1 },
 );
@@ -178,6 +190,7 @@ export const PublicSettingsSchema = Type.Object({
   sources: ImportSourcesSchema,
   automation: AutomationSettingsSchema,
   branding: BrandingSchema,
+  game: GameSettingsSchema,
 });
 export type PublicSettings = Static<typeof PublicSettingsSchema>;
 
@@ -189,12 +202,18 @@ export function publicSettings(settings: Settings): PublicSettings {
     sources: settings.sources,
     automation: { enabled: automationEnabled(settings) },
     branding: brandingOf(settings),
+    game: gameSettings(settings),
   };
 }
 
 /** The branding set in the operator app, or nothing set. */
 export function brandingOf(settings: Settings): Branding {
   return settings.branding ?? DEFAULT_BRANDING;
+}
+
+/** The game-data settings in use: the saved ones, or the defaults. */
+export function gameSettings(settings: Settings): Static<typeof GameSettingsSchema> {
+  return settings.game ?? { slotNumbering: DEFAULT_SLOT_NUMBERING };
 }
 
 /** Whether the automation port should be open: on unless the operator switched it off. */
@@ -207,11 +226,11 @@ export function automationEnabled(settings: Settings): boolean {
 // hudInputFrom), so the machines' inputs are compared with the file's fields all present.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const agree = <T extends true>(): T => true as T;
-agree<Same<SavedState['match'], MatchInput>>();
+agree<Same<Required<SavedState['match']>, MatchInput>>();
 agree<Same<SavedState['vetoSession'], VetoSessionInput>>();
 agree<Same<Required<SavedState['vetoReveal']>, VetoRevealInput>>();
 agree<Same<SavedState['sceneWindow'], SceneWindowInput>>();
 agree<Same<Required<SavedState['panels']['stats']>, PanelInput>>();
 agree<Same<SavedState['production'], ProductionInput>>();
 agree<Same<SavedState['settings']['obs'], ObsSettings>>();
-agree<Same<SavedState['host'], Pick<HostInput, 'presets' | 'colorPresetId'>>>();
+agree<Same<Required<SavedState['host']>, Pick<HostInput, 'presets' | 'colorPresetId' | 'roster'>>>();

@@ -21,6 +21,7 @@ import { RateLimit } from './access/rate-limit.ts';
 import { INTERNAL_COMMANDS } from './commands/internal.commands.ts';
 import { CommandRegistry } from './commands/registry.ts';
 import { Dispatcher } from './dispatcher.ts';
+import { GameData } from './game/game-data.ts';
 import type { HudSystem } from './hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
 import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
@@ -30,7 +31,7 @@ import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
 import { RecentRequests } from './recent-requests.ts';
 import type { SavedState, Settings, SettingsChange } from './saved-state.ts';
-import { automationEnabled, brandingOf, SAVED_STATE_VERSION } from './saved-state.ts';
+import { automationEnabled, brandingOf, gameSettings, SAVED_STATE_VERSION } from './saved-state.ts';
 import { StateHub } from './state-hub.ts';
 import { moveAside, StateStore } from './state-store.ts';
 
@@ -39,6 +40,8 @@ const mitt = mittModule as unknown as typeof mittModule.default;
 export const STATE_FILE = 'state.json';
 export const TOKEN_FILE = 'access-token';
 export const SIGN_IN_KEY_FILE = 'sign-in-key';
+/** The auth token of the game's cfg file (Game State Integration). */
+export const GAME_TOKEN_FILE = 'gsi-token';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -58,6 +61,8 @@ export interface ServiceOptions {
   /** Replaces IO actors, for tests: the supervisor as the service would run it → the one to run. */
   machine?: (live: typeof supervisorMachine) => typeof supervisorMachine;
   inspect?: (event: InspectionEvent) => void;
+  /** How long after the last game frame "receiving" ends (default RECEIVING_TIMEOUT_MS); tests shorten it. */
+  gameReceivingTimeoutMs?: number;
 }
 
 export type ServiceEvents = {
@@ -76,7 +81,9 @@ export interface Service {
   store: StateStore;
   registry: CommandRegistry;
   dispatcher: Dispatcher;
-  /** Reports of the application shell, the HUD overlay and the game: loopback only. */
+  /** Game data from CS2: the live view, its status and what it tells the actors. */
+  game: GameData;
+  /** Reports of the application shell and the HUD overlay: loopback only. */
   internal: Dispatcher;
   /** The settings this run uses: the saved ones with the command line's overrides on top. */
   settings(): Settings;
@@ -119,6 +126,7 @@ function withChanges(base: Settings, changes: SettingsChange): Settings {
     sources: { ...base.sources, ...defined(changes.sources) },
     automation: { enabled: changes.automation?.enabled ?? automationEnabled(base) },
     branding: { ...brandingOf(base), ...defined(changes.branding) },
+    game: { ...gameSettings(base), ...defined(changes.game) },
   };
 }
 
@@ -138,14 +146,19 @@ function withoutChanged(overrides: SettingsChange, changes: SettingsChange): Set
 function hudInputFrom(
   saved: SavedState | null,
   settings: Settings,
-  host: Omit<HostInput, 'presets' | 'colorPresetId'>,
+  host: Omit<HostInput, 'presets' | 'colorPresetId' | 'roster'>,
   now: number,
 ): HudInput {
   // Fields newer than the first saved states may be absent: absent is none.
   const panel = (key: PanelId): PanelInput => ({ hideAt: null, ...saved?.panels[key] }) as PanelInput;
   return {
-    host: { ...host, presets: saved?.host.presets ?? [], colorPresetId: saved?.host.colorPresetId ?? null },
-    match: saved?.match ?? MATCH_DEFAULTS,
+    host: {
+      ...host,
+      presets: saved?.host.presets ?? [],
+      colorPresetId: saved?.host.colorPresetId ?? null,
+      roster: saved?.host.roster ?? [],
+    },
+    match: saved ? { teamASide: MATCH_DEFAULTS.teamASide, ...saved.match } : MATCH_DEFAULTS,
     vetoSession: saved?.vetoSession ?? { session: null },
     vetoReveal: saved ? { beforeSession: null, ...saved.vetoReveal } : REVEAL_DEFAULTS,
     sceneWindow: saved?.sceneWindow ?? { scene: null },
@@ -175,13 +188,13 @@ function savedStateOf(hud: HudSystem, revision: number, settings: Settings): Sav
     visible: snapshots[key].matches('unknown') ? null : snapshots[key].matches('shown'),
     hideAt: snapshots[key].context.hideAt,
   });
-  const { presets, colorPresetId } = snapshots.host.context;
+  const { presets, colorPresetId, roster } = snapshots.host.context;
   return {
     version: SAVED_STATE_VERSION,
     savedAt: new Date().toISOString(),
     revision,
     settings,
-    host: { presets, colorPresetId },
+    host: { presets, colorPresetId, roster },
     match: snapshots.match.context,
     vetoSession: { session: snapshots.vetoSession.context.session },
     vetoReveal: snapshots.vetoReveal.context,
@@ -230,7 +243,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     mainWindowOpen: options.headless,
     signedIn: options.headless,
     subscriptionActive: options.subscriptionActive,
-    roster: [],
+    gameReceiving: false,
   };
 
   const start = () =>
@@ -255,9 +268,16 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const hub = new StateHub(hud, saved?.revision ?? 0);
   const store = new StateStore(file, () => savedStateOf(hud, hub.revision, savedSettings), logger);
   hub.emitter.on('changed', () => void store.requestSave());
+  const game = new GameData({
+    hud,
+    hub,
+    token: await loadOrCreateToken(join(dataDir, GAME_TOKEN_FILE)),
+    slotNumbering: () => gameSettings(settings).slotNumbering,
+    ...defined({ receivingTimeoutMs: options.gameReceivingTimeoutMs }),
+  });
   const registry = new CommandRegistry();
-  const dispatcher = new Dispatcher(registry, hud, hub, store);
-  const internal = new Dispatcher(new CommandRegistry(INTERNAL_COMMANDS), hud, hub, store);
+  const dispatcher = new Dispatcher(registry, hud, hub, store, game);
+  const internal = new Dispatcher(new CommandRegistry(INTERNAL_COMMANDS), hud, hub, store, game);
   const events = mitt<ServiceEvents>();
   if (!saved) await store.requestSave();
   const tokenFile = join(dataDir, TOKEN_FILE);
@@ -270,6 +290,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     hud,
     hub,
     store,
+    game,
     registry,
     dispatcher,
     internal,
@@ -308,6 +329,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     },
     async close() {
       mainWindow.close();
+      game.close();
       hub.close();
       stopObsLog();
       hud.stop();

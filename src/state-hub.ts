@@ -33,6 +33,8 @@ const HUD_SOURCES: readonly ActorKey[] = [
   'sceneWindow',
   'host',
   'obs',
+  // The sides of team A and team B.
+  'match',
 ];
 
 /** Everything a client can observe besides the HUD state, each an event named after it. */

@@ -2,6 +2,7 @@
  * Snapshots to answers: pure functions, the only place that decides what a client sees. Raw
  * snapshots are never serialised.
  */
+import { otherSide } from '../machines/game-sides.ts';
 import type { ColorPreset } from '../machines/host.machine.ts';
 import { mapLabel } from '../machines/map-names.ts';
 import type { SeriesMap } from '../machines/match.machine.ts';
@@ -34,6 +35,11 @@ export function hudStateOf(snapshots: Snapshots, revision: number): HudState {
     mainWindowOpen: snapshots.host.context.mainWindowOpen,
     senScene: snapshots.sceneWindow.context.scene,
     obs: obsStatusOf(snapshots.obs),
+    sides: {
+      teamA: snapshots.match.context.teamASide,
+      teamB: otherSide(snapshots.match.context.teamASide),
+    },
+    gameReceiving: snapshots.host.context.gameReceiving,
   };
   // Panel flags stay absent until a command or the overlay has told them (the overlay window's is
   // always there: closed until opened).

@@ -19,9 +19,10 @@ describe('docs/asyncapi.json', () => {
       'event:hud.state',
       'event:match',
       'event:replay.saved',
+      'game',
     ]) {
       expect(messages).toContain(name);
     }
-    expect(Object.keys(document.components.schemas)).toHaveLength(35);
+    expect(Object.keys(document.components.schemas)).toHaveLength(37);
   });
 });

@@ -12,6 +12,7 @@ import type { PanelStatus } from '../ws/protocol.ts';
 import wsPlugin from '../ws/ws.plugin.ts';
 import { PAGE_WS_PATHS } from '../ws/ws-routes.ts';
 import authRoutes from './auth.routes.ts';
+import gameRoutes from './game.routes.ts';
 import mediaPlugin from './media.plugin.ts';
 import pageAccessPlugin from './page-access.plugin.ts';
 import pagesPlugin from './pages.plugin.ts';
@@ -44,6 +45,7 @@ export async function buildAppServer(options: AppServerOptions): Promise<Fastify
   await app.register(panelRoutes, { applySettings: options.applySettings });
   await app.register(readRoutes);
   await app.register(mediaPlugin);
+  await app.register(gameRoutes);
   await app.register(pagesPlugin, { root: options.pagesDir });
   return app;
 }

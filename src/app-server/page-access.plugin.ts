@@ -10,6 +10,7 @@ import { decideAccess } from '../access/access-policy.ts';
 import { extractQueryToken, extractToken } from '../access/access-token.ts';
 import { hasSession } from '../access/sign-in.ts';
 import { ServiceError } from '../errors.ts';
+import { GAME_DATA_PATH } from '../game/gsi-config.ts';
 import { peerOf } from '../http/access-hooks.ts';
 import { closeAfterRefusal } from '../http/connection-limits.ts';
 import { sendError } from '../http/error-envelope.ts';
@@ -54,8 +55,9 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
       });
       if (!decision.allow) return decision.error;
     }
+    // The game posts at its own pace (the cfg's throttle), and its auth token guards the endpoint.
     try {
-      await service.rateLimit.consume(peer.address);
+      if (path !== GAME_DATA_PATH) await service.rateLimit.consume(peer.address);
     } catch (error) {
       if (error instanceof ServiceError) return error;
       throw error;
@@ -98,6 +100,8 @@ async function pageAccessPlugin(app: FastifyInstance): Promise<void> {
     // The pages' own loading (scripts, styles) is not a request an operator wants to read about.
     const path = request.url.split('?')[0] ?? '';
     if (request.method === 'GET' && !path.startsWith('/api/') && reply.statusCode < 400) return;
+    // Game frames come many times a second: the Game view shows them; refused ones are listed.
+    if (path === GAME_DATA_PATH && reply.statusCode < 400) return;
     const entry = {
       transport: 'app' as const,
       request: `${request.method} ${path}`,

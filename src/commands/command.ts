@@ -1,4 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { LiveStats } from '../game/game-data.ts';
 import type { HudSystem } from '../hud-system.ts';
 import type { StateHub } from '../state-hub.ts';
 import type { HudStateKey } from '../views.ts';
@@ -6,6 +7,8 @@ import type { HudStateKey } from '../views.ts';
 export interface CommandContext {
   hud: HudSystem;
   hub: StateHub;
+  /** The live game data: the observed player and the players' live values. */
+  game: LiveStats;
   /** A fresh id to correlate an actor's outcome with this command. */
   requestId: string;
 }

@@ -3,8 +3,18 @@ import { conflict, invalidPayload } from '../errors.ts';
 import type { PanelDeclaration } from '../protocol/panels.ts';
 import { PANELS } from '../protocol/panels.ts';
 import { StatsProviderSchema, strict } from '../schemas.ts';
-import type { AnyCommand } from './command.ts';
+import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
+
+/**
+ * The player set in the application for toggle_stats and show_stats: the operator's pick, else the
+ * observed player, with the game's live values; null without game data.
+ */
+function livePlayer({ game }: CommandContext) {
+  const slot = game.statsSlot();
+  if (slot === null) return null;
+  return { request: { slot, provider: 'live' as const }, stats: game.playerInSlot(slot) };
+}
 
 /** toggle_*, show_* and hide_* for every panel: show and hide do nothing when already so. */
 const panelCommands: AnyCommand[] = PANELS.flatMap((panel: PanelDeclaration) => {
@@ -17,9 +27,14 @@ const panelCommands: AnyCommand[] = PANELS.flatMap((panel: PanelDeclaration) => 
       payload: null,
       needsMainWindow: false,
       stateKeys: [stateKey],
-      run: ({ hud }) => {
-        hud.send(id, { type: 'panel.toggle' });
-        return {};
+      run: (context) => {
+        const { hud } = context;
+        const player = id === 'stats' ? livePlayer(context) : null;
+        // Opening the stats shows the player set in the application, with the game's live values.
+        if (player && !hud.snapshot(id).matches('shown'))
+          hud.send(id, { type: 'panel.show', player: player.request });
+        else hud.send(id, { type: 'panel.toggle' });
+        return player ? { player: player.request, stats: player.stats } : {};
       },
     }),
     defineCommand({
@@ -28,9 +43,13 @@ const panelCommands: AnyCommand[] = PANELS.flatMap((panel: PanelDeclaration) => 
       payload: null,
       needsMainWindow: false,
       stateKeys: [stateKey],
-      run: ({ hud }) => {
-        hud.send(id, { type: 'panel.show' });
-        return {};
+      run: (context) => {
+        const player = id === 'stats' ? livePlayer(context) : null;
+        context.hud.send(
+          id,
+          player ? { type: 'panel.show', player: player.request } : { type: 'panel.show' },
+        );
+        return player ? { player: player.request, stats: player.stats } : {};
       },
     }),
     defineCommand({
@@ -68,7 +87,7 @@ const showPlayerStats = defineCommand({
   ),
   needsMainWindow: false,
   stateKeys: ['statsVisible'],
-  run: ({ hud }, { slot, provider, durationMs, name }) => {
+  run: ({ hud, game }, { slot, provider, durationMs, name }) => {
     const player = { slot, ...(provider ? { provider } : {}), ...(name !== undefined ? { name } : {}) };
     hud.send(
       'stats',
@@ -76,7 +95,8 @@ const showPlayerStats = defineCommand({
         ? { type: 'panel.show', player }
         : { type: 'panel.show', player, durationMs, now: Date.now() },
     );
-    return {};
+    // The live provider is the game data: the answer carries the values the panel shows.
+    return provider === 'live' ? { stats: game.playerInSlot(slot) } : {};
   },
 });
 

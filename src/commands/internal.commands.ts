@@ -1,11 +1,10 @@
 /**
  * What the application around the service reports: its main window and subscription (the shell),
- * panel flags and colour presets (the HUD overlay) and the roster (the game, through Game State
- * Integration). Loopback only, never in GET /api/actions, same validation and revisions as commands.
+ * panel flags and colour presets (the HUD overlay); game data has its own path (src/game/).
+ * Loopback only, never in GET /api/actions, same validation and revisions as commands.
  */
 import type { TBoolean, TOptional } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
-import type { RosterEntry } from '../../machines/host.machine.ts';
 import type { PanelStateKey } from '../protocol/panels.ts';
 import { PANELS } from '../protocol/panels.ts';
 import { strict } from '../schemas.ts';
@@ -82,33 +81,4 @@ const overlayReport = defineCommand({
   },
 });
 
-// Game State Integration posts the whole game state; only the players matter here.
-const GsiPlayer = Type.Object({
-  name: Type.String({ maxLength: 128 }),
-  observer_slot: Type.Optional(Type.Integer()),
-});
-const gsiUpdate = defineCommand({
-  id: 'gsi_update',
-  description: 'A Game State Integration post from CS2: the roster by observer slot.',
-  payload: Type.Object({ allplayers: Type.Optional(Type.Record(Type.String(), GsiPlayer)) }),
-  needsMainWindow: false,
-  stateKeys: ['roster'],
-  run: ({ hud }, { allplayers }) => {
-    if (allplayers) hud.send('host', { type: 'host.roster', roster: rosterOf(Object.values(allplayers)) });
-    return {};
-  },
-});
-
-/** Players by HUD slot, 1 to 9 then 0, as the spec orders the roster. */
-export function rosterOf(players: ReadonlyArray<{ name: string; observer_slot?: number }>): RosterEntry[] {
-  const order = (slot: number) => (slot === 0 ? 10 : slot);
-  return players
-    .filter((player): player is { name: string; observer_slot: number } => {
-      const slot = player.observer_slot;
-      return slot !== undefined && slot >= 0 && slot <= 9;
-    })
-    .map((player) => ({ slot: player.observer_slot, name: player.name }))
-    .sort((a, b) => order(a.slot) - order(b.slot));
-}
-
-export const INTERNAL_COMMANDS: readonly AnyCommand[] = [hostReport, overlayReport, gsiUpdate];
+export const INTERNAL_COMMANDS: readonly AnyCommand[] = [hostReport, overlayReport];

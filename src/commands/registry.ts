@@ -3,6 +3,7 @@ import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ActionDescriptor } from '../answer-schemas.ts';
 import type { AnyCommand } from './command.ts';
+import { gameCommands } from './game.commands.ts';
 import { hudCommands } from './hud.commands.ts';
 import { matchCommands } from './match.commands.ts';
 import { productionCommands } from './production.commands.ts';
@@ -14,6 +15,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   ...vetoCommands,
   ...matchCommands,
   ...productionCommands,
+  ...gameCommands,
 ];
 
 export interface RegisteredCommand {

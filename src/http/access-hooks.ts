@@ -49,6 +49,8 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
   });
 
   app.addHook('onResponse', async (request, reply) => {
+    // Game frames come many times a second: Integrations > Game shows them; refused ones are listed.
+    if (request.routeOptions.url === '/gsi' && reply.statusCode < 400) return;
     const entry = {
       transport: 'http' as const,
       request: `${request.method} ${request.url.split('?')[0] ?? ''}`,

@@ -9,4 +9,5 @@ export type { ErrorCode } from '../errors.ts';
 export { ERROR_STATUS } from '../errors.ts';
 export * from '../schemas.ts';
 export * from '../ws/protocol.ts';
+export * from './game.ts';
 export * from './panels.ts';

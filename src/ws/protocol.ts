@@ -18,6 +18,7 @@ import {
 } from '../answer-schemas.ts';
 import type { ErrorCode } from '../errors.ts';
 import { ERROR_STATUS } from '../errors.ts';
+import { GameMessage } from '../protocol/game.ts';
 import { BrandingSchema, PublicSettingsSchema } from '../saved-state.ts';
 import { OneOf } from '../schemas.ts';
 
@@ -268,5 +269,6 @@ export const ServerMessage = Type.Union([
   ResultMessage,
   PongMessage,
   ErrorMessage,
+  GameMessage,
 ]);
 export type ServerMessage = Static<typeof ServerMessage>;

@@ -5,6 +5,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
+import { GameMessage } from '../protocol/game.ts';
 import type { ServerMessage } from './protocol.ts';
 import {
   ErrorMessage,
@@ -58,6 +59,7 @@ const BY_TYPE = {
   snapshot: compile(SnapshotAnswer),
   pong: compile(PongMessage),
   error: compile(ErrorMessage),
+  game: compile(GameMessage),
   resultOk: compile(resultOk),
   resultFailed: compile(resultFailed),
 };

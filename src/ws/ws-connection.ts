@@ -52,6 +52,8 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
       const data = context.panelStatus();
       fanout.send(client, { type: 'event', event: 'panel.status', revision: service.hub.revision, data });
     }
+    // Live game data is not revisioned state: a page (it names its role) gets the whole of it next.
+    if (client.role !== null) fanout.send(client, service.game.fullMessage());
   };
   const refuse = (what: string, reason: string) => {
     record(client, what, 401, 'unauthorized');

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import type { GameMessage } from '../protocol/game.ts';
 import type { EventMessage, ServerMessage } from './protocol.ts';
 import { CLOSE, MAX_BUFFERED_BYTES } from './protocol.ts';
 import { serializeMessage } from './serialize.ts';
@@ -31,8 +32,8 @@ export class WsFanout {
     this.#sendText(client, serializeMessage(message));
   }
 
-  /** An event to every authenticated client (or to those `to` selects), serialised once. */
-  broadcast(message: EventMessage, to?: (client: WsClient) => boolean): void {
+  /** An event (or live game data) to every authenticated client (or to those `to` selects), serialised once. */
+  broadcast(message: EventMessage | GameMessage, to?: (client: WsClient) => boolean): void {
     if (this.clients.size === 0) return;
     const text = serializeMessage(message);
     for (const client of this.clients) {

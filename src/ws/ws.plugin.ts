@@ -85,6 +85,7 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
 
   const broadcast = fanout.broadcast.bind(fanout);
   service.hub.emitter.on('event', broadcast);
+  service.game.emitter.on('message', broadcast);
   const isRemote = (client: { remote: boolean }) => client.remote;
   const onToken = () => fanout.close(isRemote, CLOSE.unauthorized, 'the access token was regenerated');
   let brandingSent = JSON.stringify(brandingOf(service.settings()));
@@ -127,6 +128,7 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
   app.addHook('onClose', async () => {
     clearInterval(pings);
     service.hub.emitter.off('event', broadcast);
+    service.game.emitter.off('message', broadcast);
     service.events.off('token', onToken);
     service.events.off('settings', onSettings);
     if (panelStatus) {

@@ -53,6 +53,8 @@ describe.skipIf(skipReason)(
       await overlay.settled(5000);
       expect(overlay.outcome).toBe('open');
       expect(await overlay.nextMessage()).toMatchObject({ type: 'hello' });
+      // A page gets the game data's whole view right after hello (docs/websocket.md).
+      expect(await overlay.nextMessage()).toMatchObject({ type: 'game', full: true });
       overlay.send({
         type: 'report',
         id: 'open',

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { command } from './build.ts';
+import { postFrame, withToken } from './gsi.ts';
 import { BO3_ACTIVE_DUTY } from './vetoes.ts';
 
 export const TEAMS = {
@@ -11,7 +12,7 @@ export const TEAMS = {
   boFormat: 'bo3',
 } as const;
 
-/** A roster as CS2's Game State Integration posts it (observer slots 1-9, 0). */
+/** The roster by HUD slot (keys 1-9, 0), first team A's five, then team B's. */
 export const ROSTER = [
   ['s1mple', 1],
   ['b1t', 2],
@@ -36,15 +37,15 @@ export async function seriesInProgress(server: RunningServer): Promise<void> {
   await ok('veto_set', { ...TEAMS, steps: BO3_ACTIVE_DUTY });
   await ok('set_map_result', { map: 1, scoreA: 13, scoreB: 9, finished: true });
   await ok('set_map_result', { map: 2, scoreA: 7, scoreB: 5 });
+  // As CS2 posts it: observer_slot 0-9, where 0 is the player on key 1 (docs/game-data.md).
   const allplayers = Object.fromEntries(
-    ROSTER.map(([name, slot], i) => [`7656119800000000${i}`, { name, observer_slot: slot }]),
+    ROSTER.map(([name, slot], i) => [
+      `7656119800000000${i}`,
+      { name, observer_slot: (slot + 9) % 10, team: i < 5 ? 'CT' : 'T' },
+    ]),
   );
-  const gsi = await fetch(`${server.httpUrl}/gsi`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ allplayers }),
-  });
-  expect(gsi.status).toBe(200);
+  const gsi = await postFrame(server.appPort, withToken({ allplayers }, server.service.game.token));
+  expect(gsi.status, JSON.stringify(gsi.body)).toBe(200);
 }
 
 /** Waits for the fonts and for every transition and animation to end: a still picture. */

@@ -8,10 +8,12 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const fixture = async (name: string) => JSON.parse(await readFile(`${FIXTURES}${name}`, 'utf8'));
 
 async function post(server: RunningServer, path: string, body: unknown) {
+  // Game frames carry the auth token of the cfg file, as the game sends them.
+  const signed = path === '/gsi' ? { ...(body as object), auth: { token: server.service.game.token } } : body;
   const response = await fetch(`${server.httpUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    body: JSON.stringify(signed),
   });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }

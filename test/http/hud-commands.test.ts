@@ -21,6 +21,9 @@ describe('HUD commands', () => {
       senScene: null,
       // build() switches OBS off: the state says so.
       obs: { connection: 'disconnected', replayBufferActive: false, reason: 'switched_off' },
+      // No game data yet: team A on CT as set, nothing arriving.
+      sides: { teamA: 'CT', teamB: 'T' },
+      gameReceiving: false,
     });
   });
 
@@ -52,7 +55,12 @@ describe('HUD commands', () => {
       provider: 'live',
       name: 'tenth player',
     });
-    expect(shown.body).toEqual({ ok: true, state: { revision: 1, statsVisible: true }, result: {} });
+    // The live provider answers the game's values: none without game data.
+    expect(shown.body).toEqual({
+      ok: true,
+      state: { revision: 1, statsVisible: true },
+      result: { stats: null },
+    });
     for (const slot of [-1, 10, 1.5, 'one', null]) {
       const refused = await command(server, 'show_player_stats', { slot });
       expect(refused.status).toBe(400);

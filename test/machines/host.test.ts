@@ -26,6 +26,8 @@ const EVENTS: HostEvent[] = [
   { type: 'host.report', subscriptionActive: false },
   { type: 'host.roster', roster: ROSTER },
   { type: 'host.roster', roster: [] },
+  { type: 'host.gameReceiving', receiving: true },
+  { type: 'host.gameReceiving', receiving: false },
   { type: 'host.presets', presets: PRESETS },
   { type: 'preset.apply', presetId: 'major' },
   { type: 'preset.apply', presetId: 'default' },
@@ -39,6 +41,8 @@ function describeModelEvent(event: HostEvent): string {
     }
     case 'host.roster':
       return `roster of ${event.roster.length}`;
+    case 'host.gameReceiving':
+      return event.receiving ? 'game data arrives' : 'game data stopped';
     case 'host.presets':
       return `${event.presets.length} presets`;
     case 'preset.apply':
@@ -64,6 +68,8 @@ function specHost(before: HostInput, event: HostEvent): HostInput {
       };
     case 'host.roster':
       return { ...before, roster: event.roster };
+    case 'host.gameReceiving':
+      return { ...before, gameReceiving: event.receiving };
     case 'host.presets':
       return { ...before, presets: event.presets };
     case 'preset.apply':
@@ -90,6 +96,7 @@ const APP_STARTING: HostInput = {
   presets: [],
   colorPresetId: null,
   roster: [],
+  gameReceiving: false,
 };
 
 describe.each<[string, HostInput]>([

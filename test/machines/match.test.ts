@@ -62,6 +62,13 @@ const LABEL_EVENTS: MatchEvent[] = [
   { type: 'match.teamFormat.set', format: '2v2' },
 ];
 
+/** The sides: the operator's swap (and the game's half time), and the side the game data names. */
+const SIDE_EVENTS: MatchEvent[] = [
+  { type: 'match.sides.swap' },
+  { type: 'match.sides.set', teamASide: 'T' },
+  { type: 'match.sides.set', teamASide: 'CT' },
+];
+
 function describeModelEvent(event: MatchEvent): string {
   switch (event.type) {
     case 'match.teams.set':
@@ -82,6 +89,10 @@ function describeModelEvent(event: MatchEvent): string {
       return `event name "${event.name}"`;
     case 'match.teamFormat.set':
       return `team format ${event.format}`;
+    case 'match.sides.swap':
+      return 'swap_sides';
+    case 'match.sides.set':
+      return `team A on ${event.teamASide}`;
   }
 }
 
@@ -131,7 +142,7 @@ function specMatch(before: MatchInput, event: MatchEvent): MatchInput {
       return { ...before, maps };
     }
     case 'match.veto.sessionStarted': {
-      const { eventName: _e, teamFormat: _t, beforeSession, ...setup } = before;
+      const { eventName: _e, teamFormat: _t, teamASide: _s, beforeSession, ...setup } = before;
       // A finished session that is replaced is what the HUD showed: it becomes the one to restore.
       const kept = (event.replacesUnfinished ? beforeSession : null) ?? setup;
       return {
@@ -173,6 +184,11 @@ function specMatch(before: MatchInput, event: MatchEvent): MatchInput {
       };
     case 'match.veto.reset':
       return { ...before, veto: null, maps: [], beforeSession: null };
+    // Team B always plays the other side, so only team A's is kept.
+    case 'match.sides.swap':
+      return { ...before, teamASide: before.teamASide === 'CT' ? 'T' : 'CT' };
+    case 'match.sides.set':
+      return { ...before, teamASide: event.teamASide };
   }
 }
 
@@ -289,6 +305,24 @@ walkAll('event name and team format', LABEL_EVENTS, (paths) => {
     ),
   );
   expect(labels.size).toBe(2 * 3);
+});
+
+walkAll('sides', SIDE_EVENTS, (paths) => {
+  const sides = new Set(paths.flatMap((path) => path.steps.map((step) => step.state.context.teamASide)));
+  expect(sides).toEqual(new Set(['CT', 'T']));
+});
+
+describe('matchMachine sides', () => {
+  it('a swap goes both ways, and a set that names the side played keeps the very same snapshot', () => {
+    const match = startMatch();
+    match.send({ type: 'match.sides.swap' });
+    expect(match.getSnapshot().context.teamASide).toBe('T');
+    match.send({ type: 'match.sides.swap' });
+    expect(match.getSnapshot().context.teamASide).toBe('CT');
+    const before = match.getSnapshot();
+    match.send({ type: 'match.sides.set', teamASide: 'CT' });
+    expect(match.getSnapshot()).toBe(before);
+  });
 });
 
 const started = (teamA: Team, teamB: Team, boFormat: BoFormat, replacesUnfinished: boolean): MatchEvent => ({

@@ -147,6 +147,7 @@ function hudInput(): HudInput {
       presets: [],
       colorPresetId: null,
       roster: [],
+      gameReceiving: false,
     },
     match: structuredClone(MATCH_DEFAULTS),
     vetoSession: { session: null },

@@ -350,10 +350,10 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     await page.locator('[data-view="veto"]').waitFor();
     await expect(page.getByRole('tab', { name: 'Veto' }).getAttribute('aria-selected')).resolves.toBe('true');
     await page.keyboard.press('End');
-    await page.locator('[data-view="obs"]').waitFor();
-    await expect(page.locator(':focus').getAttribute('data-tab')).resolves.toBe('obs');
+    await page.locator('[data-view="game"]').waitFor();
+    await expect(page.locator(':focus').getAttribute('data-tab')).resolves.toBe('game');
     await page.reload();
-    await page.locator('[data-view="obs"]').waitFor();
+    await page.locator('[data-view="game"]').waitFor();
   });
 
   it('switches local network mode from the app, and the status bar follows', async () => {

@@ -3,10 +3,13 @@ import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import fp from 'fastify-plugin';
 import { RequestRecordSchema } from '../../answer-schemas.ts';
+import { GAME_FRAME_LIMIT } from '../../app-server/game.routes.ts';
 import type { PanelRoutesOptions } from '../../app-server/panel.routes.ts';
 import { checkPayload } from '../../dispatcher.ts';
+import { GAME_DATA_PATH } from '../../game/gsi-config.ts';
 import type { SettingsChange } from '../../saved-state.ts';
 import { PublicSettingsSchema, publicSettings, SettingsChangeSchema } from '../../saved-state.ts';
+import { peerOf } from '../access-hooks.ts';
 import { CommandAnswerSchema } from './action.routes.ts';
 import { answers, okAnswer } from './shared.ts';
 
@@ -26,9 +29,15 @@ const internalRoutes: FastifyPluginAsyncTypebox<PanelRoutesOptions> = async (app
   app.post('/internal/:action', reports, (request) =>
     service.internal.dispatch(request.params.action, request.body),
   );
-  // The address a CS2 gamestate_integration_*.cfg posts to.
-  app.post('/gsi', { schema: { response: answers(CommandAnswerSchema) } }, (request) =>
-    service.internal.dispatch('gsi_update', request.body),
+  // The address older cfg files post to: the same game data as the application server's /gsi
+  // (the cfg's auth token required), kept for this machine only.
+  app.post(
+    GAME_DATA_PATH,
+    { bodyLimit: GAME_FRAME_LIMIT, schema: { response: answers(okAnswer({})) } },
+    async (request) => {
+      service.game.ingest(request.body, peerOf(request.socket, request.ip).address);
+      return { ok: true as const };
+    },
   );
 
   app.get('/internal/settings', { schema: { response: settingsAnswer } }, async () => ({

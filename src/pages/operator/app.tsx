@@ -4,6 +4,7 @@ import type { ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { connection, match } from '../shared/store.ts';
 import { AutomationView } from './automation-view.tsx';
+import { GameView } from './game-view.tsx';
 import { HudView } from './hud-view.tsx';
 import { MatchView } from './match-view.tsx';
 import { ObsView } from './obs-view.tsx';
@@ -25,6 +26,7 @@ const VIEWS: View[] = [
   { id: 'hud', label: 'HUD', component: HudView },
   { id: 'automation', label: 'Local automation', group: 'Integrations', component: AutomationView },
   { id: 'obs', label: 'OBS', group: 'Integrations', component: ObsView },
+  { id: 'game', label: 'Game', group: 'Integrations', component: GameView },
 ];
 
 const viewFromHash = () => {

@@ -92,8 +92,8 @@ export function StatusBar() {
         {hud ? (hud.hudWindowOpen ? 'Open' : 'Closed') : '…'}
         {panel ? ` · ${panel.overlayPages} ${panel.overlayPages === 1 ? 'page' : 'pages'}` : ''}
       </Item>
-      <Item hook="game" label="Game data" tone="idle">
-        Not connected
+      <Item hook="game" label="Game data" tone={hud?.gameReceiving ? 'ok' : 'idle'}>
+        {hud ? (hud.gameReceiving ? 'Receiving' : 'Not receiving') : '…'}
       </Item>
       <Item hook="revision" label="Rev" tone="idle">
         <span data-revision>{link.revision}</span>

@@ -4,6 +4,7 @@
  * `trigger` messages answered by id. The operator app, the HUD overlay and the scene pages share it.
  */
 import type { ClientMessage, EventMessage, ServerMessage } from '../../protocol/index.ts';
+import { applyGameMessage } from './game-store.ts';
 import { applyEvent, applySnapshot, connection } from './store.ts';
 
 /** The answer to a trigger, as the server sends it. */
@@ -172,6 +173,9 @@ export class Client {
         return;
       case 'event':
         this.receiveEvent(message);
+        return;
+      case 'game':
+        applyGameMessage(message);
         return;
       case 'result': {
         const waiting = typeof message.id === 'string' ? this.pending.get(message.id) : undefined;

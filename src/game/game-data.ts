@@ -1,0 +1,384 @@
+/**
+ * Game data: takes the game's frames, keeps the live view, and tells the actors what lasts. Per
+ * frame it only compares: the roster, the sides, the map score and "receiving" reach the machines
+ * (and so the revision and the saved state) when they change; everything else goes to the pages as
+ * `game` messages with what changed, at the rate the frames come.
+ */
+import type { TypeCheck } from '@sinclair/typebox/compiler';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { Emitter } from 'mitt';
+import mittModule from 'mitt';
+import type { GameSide } from '../../machines/game-sides.ts';
+import { sideChangesBetween } from '../../machines/game-sides.ts';
+import { mapLabel, normalizeMapName } from '../../machines/map-names.ts';
+import type { MatchInput } from '../../machines/match.machine.ts';
+import { tokensEqual } from '../access/access-token.ts';
+import { invalidPayload, ServiceError } from '../errors.ts';
+import type { HudSystem } from '../hud-system.ts';
+import type {
+  GameLive,
+  GameLivePatch,
+  GameMessage,
+  GamePlayer,
+  GameProblem,
+  GameStatus,
+  SlotNumbering,
+} from '../protocol/game.ts';
+import type { StateHub } from '../state-hub.ts';
+import { AdrTracker } from './adr.ts';
+import type { GameFrame } from './game-frame.ts';
+import { parseFrame, rosterOfFrame } from './game-frame.ts';
+import { GsiPayload } from './gsi-payload.ts';
+import type { Numbering } from './slots.ts';
+import { numberingOf } from './slots.ts';
+
+const mitt = mittModule as unknown as typeof mittModule.default;
+
+/** "Receiving" ends this long after the last good frame: the cfg's heartbeat (2 s) twice, and a second. */
+export const RECEIVING_TIMEOUT_MS = 5_000;
+/** While frames arrive, the status (its "last frame … ago") goes out at most this often. */
+export const STATUS_EVERY_MS = 500;
+
+export type GameDataEvents = { message: GameMessage };
+
+export interface GameDataOptions {
+  hud: HudSystem;
+  hub: StateHub;
+  /** The cfg's auth token: a frame without it is refused. */
+  token: string;
+  /** How observer_slot is numbered when the provider version does not say. */
+  slotNumbering: () => SlotNumbering;
+  receivingTimeoutMs?: number;
+  now?: () => number;
+}
+
+/** What a stats command needs of the live data. */
+export interface LiveStats {
+  /** The player of toggle_stats and show_stats: the operator's pick, else the observed player. */
+  statsSlot(): number | null;
+  /** The live values of the player in a HUD slot, or null without game data for that slot. */
+  playerInSlot(slot: number): GamePlayer | null;
+  /** The operator's pick (null: follow the observed player). */
+  pickStatsPlayer(slot: number | null): void;
+}
+
+const EMPTY_LIVE: GameLive = { map: null, round: null, bomb: null, observed: null, players: {} };
+
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** The parts of `next` that differ from `previous`; players by steamid, null for one who left. */
+export function diffLive(previous: GameLive, next: GameLive): GameLivePatch | null {
+  const patch: GameLivePatch = {};
+  if (!same(previous.map, next.map)) patch.map = next.map;
+  if (!same(previous.round, next.round)) patch.round = next.round;
+  if (!same(previous.bomb, next.bomb)) patch.bomb = next.bomb;
+  if (!same(previous.observed, next.observed)) patch.observed = next.observed;
+  const players: Record<string, GamePlayer | null> = {};
+  let changed = false;
+  for (const [steamid, player] of Object.entries(next.players)) {
+    if (same(previous.players[steamid], player)) continue;
+    players[steamid] = player;
+    changed = true;
+  }
+  for (const steamid of Object.keys(previous.players)) {
+    if (next.players[steamid] !== undefined) continue;
+    players[steamid] = null;
+    changed = true;
+  }
+  if (changed) patch.players = players;
+  return Object.keys(patch).length > 0 ? patch : null;
+}
+
+const eqName = (a: string | null | undefined, b: string | null | undefined) =>
+  a != null && b != null && a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** Team A's side when the game's team names say it, else null (the operator's assignment stands). */
+export function sideByNames(match: Pick<MatchInput, 'teamA' | 'teamB'>, ct: string | null, t: string | null) {
+  const a = match.teamA?.name;
+  const b = match.teamB?.name;
+  if (eqName(a, b)) return null;
+  if (eqName(ct, a) || eqName(t, b)) return eqName(t, a) || eqName(ct, b) ? null : ('CT' as GameSide);
+  if (eqName(t, a) || eqName(ct, b)) return 'T' as GameSide;
+  return null;
+}
+
+/** The rounds of a map in which the sides count: a new round has started (not its end, not half time). */
+const ROUND_STARTED = new Set(['freezetime', 'live']);
+/**
+ * Map phases whose score is recorded: not warm-up, and not half time (nothing scores then, and the
+ * side names may already have changed while the sides here change with the next round).
+ */
+const SCORED = new Set(['live', 'gameover']);
+
+export class GameData implements LiveStats {
+  readonly emitter: Emitter<GameDataEvents> = mitt<GameDataEvents>();
+  readonly #hud: HudSystem;
+  readonly #hub: StateHub;
+  readonly #token: string;
+  readonly #slotNumbering: () => SlotNumbering;
+  readonly #timeoutMs: number;
+  readonly #now: () => number;
+  readonly #check: TypeCheck<typeof GsiPayload> = TypeCompiler.Compile(GsiPayload);
+  readonly #adr = new AdrTracker();
+  #live: GameLive = EMPTY_LIVE;
+  #status: GameStatus;
+  #statusSentAt = 0;
+  #timer: NodeJS.Timeout | null = null;
+  /** The map and round count the sides were last settled at (null: a new map, nothing to swap from). */
+  #sidesAt: { map: string; round: number } | null = null;
+  #pick: number | null = null;
+
+  constructor(options: GameDataOptions) {
+    this.#hud = options.hud;
+    this.#hub = options.hub;
+    this.#token = options.token;
+    this.#slotNumbering = options.slotNumbering;
+    this.#timeoutMs = options.receivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
+    this.#now = options.now ?? Date.now;
+    const numbering = numberingOf(undefined, this.#slotNumbering());
+    this.#status = {
+      receiving: false,
+      source: null,
+      lastFrameAt: null,
+      frames: 0,
+      problem: 'nothing_received',
+      message: 'nothing received from the game yet: install the cfg file and start spectating',
+      slotNumbering: numbering.numbering,
+      numberingFrom: numbering.from,
+      seriesMap: null,
+      notes: [],
+    };
+  }
+
+  /** The cfg's auth token (gsi-config writes it into the file). */
+  get token(): string {
+    return this.#token;
+  }
+
+  status(): GameStatus {
+    return this.#status;
+  }
+
+  live(): GameLive {
+    return this.#live;
+  }
+
+  /** Everything a page needs to draw the live view and the status from scratch (after hello). */
+  fullMessage(): GameMessage {
+    return { type: 'game', now: this.#now(), full: true, live: this.#live, status: this.#status };
+  }
+
+  statsSlot(): number | null {
+    return this.#pick ?? this.#live.observed?.slot ?? null;
+  }
+
+  playerInSlot(slot: number): GamePlayer | null {
+    for (const player of Object.values(this.#live.players)) if (player.slot === slot) return player;
+    return null;
+  }
+
+  pickStatsPlayer(slot: number | null): void {
+    this.#pick = slot;
+  }
+
+  /**
+   * One POST of the game, from `source` (the peer's address). Answers at once: nothing here waits
+   * for the disk. A frame without the auth token is refused (401) and changes nothing but the status.
+   */
+  ingest(body: unknown, source: string): void {
+    const token = (body as { auth?: { token?: unknown } } | null | undefined)?.auth?.token;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw invalidPayload('a game state frame is a JSON object');
+    }
+    if (!tokensEqual(this.#token, typeof token === 'string' ? token : undefined)) {
+      this.#setStatus({
+        problem: 'wrong_token',
+        message: `a frame from ${source} had ${token === undefined ? 'no' : 'a wrong'} auth token: install the cfg file again (hud-automation gsi-config --install)`,
+      });
+      throw new ServiceError(
+        'unauthorized',
+        'the frame does not carry the auth token of the installed cfg file',
+      );
+    }
+    if (!this.#check.Check(body)) {
+      const first = this.#check.Errors(body).First();
+      throw invalidPayload(
+        `game state frame: ${first ? `${first.path || '/'} ${first.message}` : 'not valid'}`,
+      );
+    }
+    const numbering = numberingOf(body.provider?.version, this.#slotNumbering());
+    const frame = parseFrame(body, numbering.numbering);
+    const now = this.#now();
+    this.#keepReceiving();
+    if (!frame.spectator) {
+      this.#hub.batch(() => this.#hud.send('host', { type: 'host.gameReceiving', receiving: true }));
+      this.#setStatus(
+        {
+          ...this.#arrived(source, now, numbering),
+          problem: 'player_view',
+          message:
+            "the game sends a player's view, not a spectator's: spectate the match (GOTV or an observer slot) for the players and the roster",
+        },
+        now,
+      );
+      return;
+    }
+    const notes: string[] = [];
+    let seriesMap: number | null = null;
+    this.#hub.batch(() => {
+      this.#hud.send('host', { type: 'host.gameReceiving', receiving: true });
+      this.#hud.send('host', { type: 'host.roster', roster: rosterOfFrame(frame) });
+      if (frame.map) {
+        this.#settleSides(frame, body.round?.phase ?? null);
+        seriesMap = this.#recordScore(frame, notes);
+      }
+    });
+    this.#publishLive(frame, body.round?.phase ?? null);
+    this.#setStatus(
+      {
+        ...this.#arrived(source, now, numbering),
+        problem: null,
+        message: `receiving from ${source}`,
+        seriesMap,
+        notes,
+      },
+      now,
+    );
+  }
+
+  close(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.emitter.all.clear();
+  }
+
+  #arrived(source: string, now: number, numbering: Numbering): Partial<GameStatus> {
+    return {
+      receiving: true,
+      source,
+      lastFrameAt: now,
+      frames: this.#status.frames + 1,
+      slotNumbering: numbering.numbering,
+      numberingFrom: numbering.from,
+    };
+  }
+
+  /** The sides: by the team names when they match team A and team B, else swapped at each half. */
+  #settleSides(frame: GameFrame, roundPhase: string | null): void {
+    const map = frame.map;
+    if (!map) return;
+    const match = this.#hud.snapshot('match').context;
+    const named = sideByNames(match, map.ctName, map.tName);
+    // The count moves at a round's end; the teams change sides when the next round starts.
+    const started = roundPhase === null || ROUND_STARTED.has(roundPhase);
+    const previous = this.#sidesAt?.map === map.name ? this.#sidesAt : null;
+    if (named) {
+      this.#hud.send('match', { type: 'match.sides.set', teamASide: named });
+    } else if (previous && started && sideChangesBetween(previous.round, map.round) % 2 === 1) {
+      this.#hud.send('match', { type: 'match.sides.swap' });
+    }
+    if (!previous || started) this.#sidesAt = { map: map.name, round: map.round };
+  }
+
+  /** The live score onto the series map in play; at game over its final score and finished. */
+  #recordScore(frame: GameFrame, notes: string[]): number | null {
+    const map = frame.map;
+    if (!map) return null;
+    const match = this.#hud.snapshot('match').context;
+    const name = normalizeMapName(map.name);
+    const index = name === null ? -1 : match.maps.findIndex((entry) => entry.map === name);
+    const entry = match.maps[index];
+    if (!entry) {
+      const label = name ? mapLabel(name) : map.name;
+      notes.push(
+        match.maps.length === 0
+          ? `the series has no maps yet: the score of ${label} is not recorded`
+          : `${label} is not in the series: its score is not recorded`,
+      );
+      return null;
+    }
+    if (!SCORED.has(map.phase)) return index + 1;
+    const aOnCt = match.teamASide === 'CT';
+    const scoreA = Math.min(99, aOnCt ? map.ctScore : map.tScore);
+    const scoreB = Math.min(99, aOnCt ? map.tScore : map.ctScore);
+    const sameScore = entry.scoreA === scoreA && entry.scoreB === scoreB;
+    if (map.phase === 'gameover') {
+      if (entry.finished && sameScore) return index + 1;
+      if (scoreA === scoreB) {
+        notes.push(`${mapLabel(entry.map)} ended ${scoreA}-${scoreB}: a draw is not recorded as finished`);
+        return index + 1;
+      }
+      this.#hud.send('match', { type: 'match.mapResult.set', index, scoreA, scoreB, finished: true });
+    } else if (entry.finished) {
+      notes.push(`map ${index + 1} (${mapLabel(entry.map)}) is finished: the live score is not recorded`);
+    } else if (!sameScore) {
+      this.#hud.send('match', { type: 'match.mapResult.set', index, scoreA, scoreB });
+    }
+    return index + 1;
+  }
+
+  #publishLive(frame: GameFrame, roundPhase: string | null): void {
+    const map = frame.map;
+    if (map) {
+      this.#adr.observe(
+        map.name,
+        map.round,
+        roundPhase === 'live' && map.phase === 'live',
+        frame.players.map((player) => [player.steamid, player.roundDamage]),
+      );
+    }
+    const slotOf = (steamid: string | null) =>
+      steamid === null ? null : (frame.players.find((p) => p.steamid === steamid)?.slot ?? null);
+    const next: GameLive = {
+      map: frame.map,
+      round: frame.round,
+      bomb: frame.bomb
+        ? {
+            state: frame.bomb.state,
+            countdown: frame.bomb.countdown,
+            playerSlot: slotOf(frame.bomb.playerSteamid),
+          }
+        : null,
+      observed: frame.observedSteamid
+        ? { steamid: frame.observedSteamid, slot: slotOf(frame.observedSteamid) }
+        : null,
+      players: Object.fromEntries(
+        frame.players.map((player) => [player.steamid, { ...player, adr: this.#adr.adrOf(player.steamid) }]),
+      ),
+    };
+    const patch = diffLive(this.#live, next);
+    this.#live = next;
+    if (patch) this.emitter.emit('message', { type: 'game', now: this.#now(), full: false, live: patch });
+  }
+
+  /** The status; sent at once when what it says changes, else at most every STATUS_EVERY_MS. */
+  #setStatus(change: Partial<GameStatus>, now = this.#now()): void {
+    const next = { ...this.#status, ...change };
+    const { lastFrameAt: _a, frames: _b, ...meaning } = next;
+    const { lastFrameAt: _c, frames: _d, ...before } = this.#status;
+    this.#status = next;
+    if (same(meaning, before) && now - this.#statusSentAt < STATUS_EVERY_MS) return;
+    this.#statusSentAt = now;
+    this.emitter.emit('message', { type: 'game', now, full: false, status: next });
+  }
+
+  /** "Receiving" ends RECEIVING_TIMEOUT_MS after the last frame: one timer, pushed back per frame. */
+  #keepReceiving(): void {
+    if (this.#timer) {
+      this.#timer.refresh();
+      return;
+    }
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#hub.batch(() => this.#hud.send('host', { type: 'host.gameReceiving', receiving: false }));
+      const problem: GameProblem = 'stopped';
+      const seconds = Math.round(this.#timeoutMs / 100) / 10;
+      this.#setStatus({
+        receiving: false,
+        problem,
+        message: `no frame for ${seconds} s: is the game running and spectating?`,
+      });
+    }, this.#timeoutMs);
+    this.#timer.unref();
+  }
+}

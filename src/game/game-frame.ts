@@ -1,0 +1,128 @@
+/**
+ * One GSI frame as the service means it: the players by HUD slot on a playing side (coaches and
+ * anyone without a slot left out), the map and its score by side, the round, the clock, the bomb
+ * and the observed player. Pure: the same frame and numbering give the same view.
+ */
+import type { GameSide } from '../../machines/game-sides.ts';
+import type { RosterEntry } from '../../machines/host.machine.ts';
+import type { GamePlayer, SlotNumbering } from '../protocol/game.ts';
+import type { GsiAllPlayer, GsiPayload } from './gsi-payload.ts';
+import { hudSlot, slotOrder } from './slots.ts';
+
+export interface FramePlayer extends Omit<GamePlayer, 'adr'> {}
+
+export interface FrameMap {
+  name: string;
+  phase: string;
+  round: number;
+  ctScore: number;
+  tScore: number;
+  ctName: string | null;
+  tName: string | null;
+}
+
+export interface GameFrame {
+  /** The frame comes from a spectator or GOTV (it carries allplayers): a player's own view does not. */
+  spectator: boolean;
+  map: FrameMap | null;
+  round: { phase: string; clock: number | null; winner: GameSide | null } | null;
+  bomb: { state: string; countdown: number | null; playerSteamid: string | null } | null;
+  observedSteamid: string | null;
+  /** The ten on the playing sides, in roster order. */
+  players: FramePlayer[];
+}
+
+const sideOf = (team: string | undefined): GameSide | null => (team === 'CT' || team === 'T' ? team : null);
+
+function seconds(value: string | number | undefined): number | null {
+  if (value === undefined) return null;
+  const n = typeof value === 'number' ? value : Number.parseFloat(value);
+  return Number.isFinite(n) ? Math.max(0, Math.round(n * 10) / 10) : null;
+}
+
+function playerOf(steamid: string, raw: GsiAllPlayer, numbering: SlotNumbering): FramePlayer | null {
+  const side = sideOf(raw.team);
+  const slot = hudSlot(raw.observer_slot, numbering);
+  if (side === null || slot === null) return null;
+  const state = raw.state ?? {};
+  const stats = raw.match_stats ?? {};
+  const weapons = Object.entries(raw.weapons ?? {})
+    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+    .map(([, weapon]) => ({
+      name: weapon.name ?? '',
+      type: weapon.type ?? '',
+      active: weapon.state === 'active',
+      ammoClip: weapon.ammo_clip ?? null,
+      ammoReserve: weapon.ammo_reserve ?? null,
+    }));
+  return {
+    steamid,
+    name: raw.name ?? '',
+    slot,
+    side,
+    health: state.health ?? 0,
+    armor: state.armor ?? 0,
+    helmet: state.helmet ?? false,
+    defuseKit: state.defusekit ?? false,
+    money: state.money ?? 0,
+    equipValue: state.equip_value ?? 0,
+    kills: stats.kills ?? 0,
+    deaths: stats.deaths ?? 0,
+    assists: stats.assists ?? 0,
+    mvps: stats.mvps ?? 0,
+    roundKills: state.round_kills ?? 0,
+    roundDamage: state.round_totaldmg ?? 0,
+    flashed: Math.min(255, Math.max(0, state.flashed ?? 0)),
+    weapons,
+  };
+}
+
+export function parseFrame(payload: GsiPayload, numbering: SlotNumbering): GameFrame {
+  const all = payload.allplayers;
+  const players = Object.entries(all ?? {})
+    .map(([steamid, raw]) => playerOf(steamid, raw, numbering))
+    .filter((player): player is FramePlayer => player !== null)
+    .sort((a, b) => slotOrder(a.slot) - slotOrder(b.slot));
+  const map = payload.map;
+  const countdowns = payload.phase_countdowns;
+  const round = payload.round;
+  const observed = payload.player?.steamid;
+  return {
+    spectator: all !== undefined,
+    map:
+      map?.name !== undefined
+        ? {
+            name: map.name,
+            phase: map.phase ?? '',
+            round: map.round ?? 0,
+            ctScore: map.team_ct?.score ?? 0,
+            tScore: map.team_t?.score ?? 0,
+            ctName: map.team_ct?.name ?? null,
+            tName: map.team_t?.name ?? null,
+          }
+        : null,
+    round:
+      round || countdowns
+        ? {
+            // The clock's phase says more than the round's (bomb, defuse, timeout_ct …).
+            phase: countdowns?.phase ?? round?.phase ?? '',
+            clock: seconds(countdowns?.phase_ends_in),
+            winner: sideOf(round?.win_team),
+          }
+        : null,
+    bomb: payload.bomb?.state
+      ? {
+          state: payload.bomb.state,
+          countdown: seconds(payload.bomb.countdown),
+          playerSteamid: payload.bomb.player ?? null,
+        }
+      : null,
+    // The spectated player (GOTV or an observer); the observer's own entry (free camera) is nobody.
+    observedSteamid: observed !== undefined && all?.[observed] !== undefined ? observed : null,
+    players,
+  };
+}
+
+/** The roster: players by HUD slot, 1 to 9, then 0. */
+export const rosterOfFrame = (frame: GameFrame): RosterEntry[] =>
+  frame.players.map(({ slot, name }) => ({ slot, name }));

@@ -1,0 +1,259 @@
+/**
+ * Integrations > Game: whether CS2's game data arrives ("receiving from 127.0.0.1, last frame 0.1 s
+ * ago", or what is wrong), the cfg file (install it, or copy it), the sides of team A and team B
+ * and the players the game reports.
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import type { GameStatus } from '../../protocol/index.ts';
+import { gameLive, gameStatus, serverClockOffset } from '../shared/game-store.ts';
+import { match, panelStatus, state } from '../shared/store.ts';
+import { request } from './api.ts';
+import { Card, CommandButton, CopyButton, ErrorText, Switch } from './ui.tsx';
+
+interface GameSetup {
+  status: GameStatus;
+  fileName: string;
+  cfg: string;
+  lanCfg: string | null;
+  installs: Array<{ cs2Dir: string; path: string; state: 'current' | 'outdated' | 'missing' | 'unreadable' }>;
+}
+
+const INSTALL_STATE = {
+  current: 'installed and current',
+  outdated: 'installed, but for another port, address or token: install again',
+  missing: 'not installed',
+  unreadable: 'present but not a readable cfg file: install again',
+} as const;
+
+/** Ticks every 100 ms while mounted, so "last frame … ago" counts up between messages. */
+function useNow(): number {
+  const now = useSignal(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => {
+      now.value = Date.now();
+    }, 100);
+    return () => clearInterval(timer);
+  }, []);
+  return now.value;
+}
+
+function Receiving() {
+  const status = gameStatus.value;
+  const now = useNow();
+  if (!status) return <p class="muted">Waiting for the server…</p>;
+  const ago =
+    status.lastFrameAt === null
+      ? null
+      : Math.max(0, (now - serverClockOffset.value - status.lastFrameAt) / 1000);
+  const receiving = status.receiving && status.problem !== 'player_view';
+  return (
+    <div data-game-receiving={status.receiving ? 'yes' : 'no'} data-game-problem={status.problem ?? 'none'}>
+      <p role="status" class={receiving ? undefined : 'muted'}>
+        {status.receiving && status.source
+          ? `Receiving from ${status.source}, last frame ${ago === null ? '–' : ago.toFixed(1)} s ago`
+          : 'Not receiving game data'}
+      </p>
+      {status.problem && status.problem !== 'stopped' ? <ErrorText message={status.message} /> : null}
+      {status.problem === 'stopped' ? <p class="muted small">{status.message}</p> : null}
+      <p class="muted small">
+        {status.frames} frames · observer slots numbered as{' '}
+        {status.slotNumbering === 'cs2' ? 'CS2 (0–9)' : 'CS:GO (1–9, 0)'}
+        {status.numberingFrom === 'version' ? ', told by the game version' : ', by the setting'}
+        {status.seriesMap !== null ? ` · map ${status.seriesMap} of the series` : ''}
+      </p>
+      {status.notes.map((note) => (
+        <p class="muted small" data-game-note>
+          {note}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+function CfgFile() {
+  const setup = useSignal<GameSetup | null>(null);
+  const error = useSignal<string | null>(null);
+  const busy = useSignal(false);
+  const load = async (install?: { lan: boolean }) => {
+    busy.value = true;
+    error.value = null;
+    const answer = install
+      ? await request<GameSetup>('POST', '/api/panel/game/install', install)
+      : await request<GameSetup>('GET', '/api/panel/game');
+    busy.value = false;
+    if (answer.ok) setup.value = answer;
+    else error.value = answer.message;
+  };
+  useEffect(() => {
+    void load();
+  }, []);
+  const current = setup.value;
+  return (
+    <Card title="Game cfg file" hook="game-cfg" wide>
+      <p class="muted small">
+        CS2 sends game data to this server once the file {current ? <code>{current.fileName}</code> : null} is
+        in its <code>game/csgo/cfg</code> folder. Restart CS2 after installing it.
+      </p>
+      {current ? (
+        <ul class="address-list" data-game-installs={current.installs.length}>
+          {current.installs.length === 0 ? (
+            <li class="muted">No CS2 install found in Steam's libraries: copy the file there yourself.</li>
+          ) : (
+            current.installs.map((install) => (
+              <li data-game-install={install.state}>
+                <code>{install.path}</code>: {INSTALL_STATE[install.state]}
+              </li>
+            ))
+          )}
+        </ul>
+      ) : null}
+      <div class="row">
+        <button
+          type="button"
+          class="btn btn--primary"
+          aria-busy={busy.value}
+          onClick={() => void load({ lan: false })}
+        >
+          Install into CS2
+        </button>
+        {current?.lanCfg ? (
+          <button type="button" class="btn" aria-busy={busy.value} onClick={() => void load({ lan: true })}>
+            Install for a game on another PC
+          </button>
+        ) : null}
+        {current ? <CopyButton text={current.cfg} label="Copy the cfg file" /> : null}
+        {current?.lanCfg ? (
+          <CopyButton text={current.lanCfg} label="Copy the cfg file for another PC" />
+        ) : null}
+      </div>
+      <ErrorText message={error.value} />
+    </Card>
+  );
+}
+
+/** The numbering used when the game's version does not tell which game sent a frame. */
+function Numbering() {
+  const settings = panelStatus.value?.settings;
+  const busy = useSignal(false);
+  const error = useSignal<string | null>(null);
+  if (!settings) return null;
+  const csgo = settings.game.slotNumbering === 'csgo';
+  const save = async (next: boolean) => {
+    busy.value = true;
+    error.value = null;
+    const answer = await request('POST', '/api/panel/settings', {
+      game: { slotNumbering: next ? 'csgo' : 'cs2' },
+    });
+    busy.value = false;
+    if (!answer.ok) error.value = answer.message;
+  };
+  return (
+    <>
+      <Switch
+        label="CS:GO slot numbering (1–9, 0) when the game version does not tell"
+        checked={csgo}
+        disabled={busy.value}
+        onChange={(next) => void save(next)}
+        hook={{ 'data-setting': 'slot-numbering' }}
+      />
+      <ErrorText message={error.value} />
+    </>
+  );
+}
+
+function Sides() {
+  const sides = state.value?.sides;
+  const summary = match.value;
+  if (!sides) return null;
+  const name = (team: 'A' | 'B') =>
+    (team === 'A' ? summary?.teamA?.name : summary?.teamB?.name) ?? `Team ${team}`;
+  return (
+    <Card title="Sides" hook="game-sides">
+      <p data-game-sides={`${sides.teamA}-${sides.teamB}`}>
+        {name('A')}: {sides.teamA} · {name('B')}: {sides.teamB}
+      </p>
+      <p class="muted small">
+        The game's team names set the sides when they match team A and team B; otherwise the sides change at
+        half time and at each overtime half.
+      </p>
+      <CommandButton action="swap_sides" data-action="swap-sides">
+        Swap sides
+      </CommandButton>
+    </Card>
+  );
+}
+
+function Players() {
+  const live = gameLive.value;
+  const players = Object.values(live.players).sort((a, b) => (a.slot || 10) - (b.slot || 10));
+  if (players.length === 0) return null;
+  return (
+    <Card
+      title="Players"
+      hook="game-players"
+      wide
+      actions={
+        <CommandButton action="set_stats_player" payload={{ slot: null }} data-action="stats-follow">
+          Stats follow the observed player
+        </CommandButton>
+      }
+    >
+      <table class="table">
+        <thead>
+          <tr>
+            <th scope="col">Slot</th>
+            <th scope="col">Player</th>
+            <th scope="col">Side</th>
+            <th scope="col">HP</th>
+            <th scope="col">K/D/A</th>
+            <th scope="col">ADR</th>
+            <th scope="col">
+              <span class="sr-only">Stats</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {players.map((player) => (
+            <tr
+              data-slot={player.slot}
+              data-observed={live.observed?.steamid === player.steamid ? 'yes' : 'no'}
+            >
+              <td>{player.slot}</td>
+              <td>{player.name}</td>
+              <td>{player.side}</td>
+              <td>{player.health}</td>
+              <td>
+                {player.kills}/{player.deaths}/{player.assists}
+              </td>
+              <td>{player.adr ?? '–'}</td>
+              <td>
+                <CommandButton
+                  action="set_stats_player"
+                  payload={{ slot: player.slot }}
+                  data-action="stats-player"
+                >
+                  Stats of {player.name}
+                </CommandButton>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
+  );
+}
+
+export function GameView() {
+  return (
+    <div class="grid">
+      <Card title="Game data" hook="game-status" wide>
+        <Receiving />
+        <Numbering />
+      </Card>
+      <CfgFile />
+      <Sides />
+      <Players />
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * Game data on the wire: the live view of the game (round, clock, bomb, players, the observed
+ * player) that pages receive as `game` messages, and the status the operator app shows. Browser-safe:
+ * TypeBox only. docs/websocket.md and docs/game-data.md describe them.
+ */
+import type { Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import { GAME_SIDES } from '../../machines/game-sides.ts';
+import { OneOf } from '../schemas.ts';
+
+export const GameSideSchema = OneOf(GAME_SIDES, { description: 'The game side: CT or T' });
+
+/** How the game numbers `observer_slot`: CS2 0..9 (0 is key 1), CS:GO 1..9 then 0. */
+export const SLOT_NUMBERINGS = ['cs2', 'csgo'] as const;
+export type SlotNumbering = (typeof SLOT_NUMBERINGS)[number];
+export const SlotNumberingSchema = OneOf(SLOT_NUMBERINGS, {
+  description:
+    'How observer_slot is numbered when the provider version does not say: cs2 (0..9) or csgo (1..9, 0)',
+});
+export const DEFAULT_SLOT_NUMBERING: SlotNumbering = 'cs2';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+export const GameWeaponSchema = Type.Object({
+  name: Type.String({ description: 'weapon_ak47 …' }),
+  type: Type.String({ description: 'Rifle, Pistol, Knife, Grenade, C4 …' }),
+  active: Type.Boolean(),
+  ammoClip: Nullable(Type.Integer()),
+  ammoReserve: Nullable(Type.Integer()),
+});
+
+export const GamePlayerSchema = Type.Object({
+  steamid: Type.String(),
+  name: Type.String(),
+  slot: Type.Integer({ minimum: 0, maximum: 9, description: 'HUD slot: 1 to 9, 0 for the tenth player' }),
+  side: GameSideSchema,
+  health: Type.Integer(),
+  armor: Type.Integer(),
+  helmet: Type.Boolean(),
+  defuseKit: Type.Boolean(),
+  money: Type.Integer(),
+  equipValue: Type.Integer(),
+  kills: Type.Integer(),
+  deaths: Type.Integer(),
+  assists: Type.Integer(),
+  mvps: Type.Integer(),
+  roundKills: Type.Integer(),
+  roundDamage: Type.Integer(),
+  adr: Nullable(
+    Type.Number({ description: 'Average damage per round over the rounds this server saw; null before one' }),
+  ),
+  flashed: Type.Integer({ minimum: 0, maximum: 255 }),
+  weapons: Type.Array(GameWeaponSchema),
+});
+export type GamePlayer = Static<typeof GamePlayerSchema>;
+
+export const GameMapSchema = Type.Object({
+  name: Type.String({ description: 'The map as the game names it (de_dust2, workshop/…/de_mirage)' }),
+  phase: Type.String({ description: 'warmup, live, intermission, gameover' }),
+  round: Type.Integer({ minimum: 0, description: 'Rounds played, as the game counts them' }),
+  ctScore: Type.Integer(),
+  tScore: Type.Integer(),
+  ctName: Nullable(Type.String()),
+  tName: Nullable(Type.String()),
+});
+
+export const GameRoundSchema = Type.Object({
+  phase: Type.String({ description: 'freezetime, live, over (the round); bomb, defuse (the clock)' }),
+  clock: Nullable(Type.Number({ description: 'Seconds left in the current phase' })),
+  winner: Nullable(GameSideSchema),
+});
+
+export const GameBombSchema = Type.Object({
+  state: Type.String({ description: 'carried, dropped, planting, planted, defusing, defused, exploded' }),
+  countdown: Nullable(Type.Number({ description: 'Seconds left to explode or to defuse' })),
+  playerSlot: Nullable(Type.Integer({ description: 'HUD slot of the carrier, planter or defuser' })),
+});
+
+export const GameObservedSchema = Type.Object({
+  steamid: Type.String(),
+  slot: Nullable(Type.Integer({ description: 'HUD slot; null for a player without one' })),
+});
+
+/** The whole live view. */
+export const GameLiveSchema = Type.Object({
+  map: Nullable(GameMapSchema),
+  round: Nullable(GameRoundSchema),
+  bomb: Nullable(GameBombSchema),
+  observed: Nullable(GameObservedSchema),
+  players: Type.Record(Type.String(), GamePlayerSchema, { description: 'By steamid' }),
+});
+export type GameLive = Static<typeof GameLiveSchema>;
+
+/** What changed: a part present is new as a whole; a player null has left. */
+export const GameLivePatchSchema = Type.Object({
+  map: Type.Optional(Nullable(GameMapSchema)),
+  round: Type.Optional(Nullable(GameRoundSchema)),
+  bomb: Type.Optional(Nullable(GameBombSchema)),
+  observed: Type.Optional(Nullable(GameObservedSchema)),
+  players: Type.Optional(Type.Record(Type.String(), Nullable(GamePlayerSchema))),
+});
+export type GameLivePatch = Static<typeof GameLivePatchSchema>;
+
+export const GAME_PROBLEMS = ['nothing_received', 'wrong_token', 'player_view', 'stopped'] as const;
+export type GameProblem = (typeof GAME_PROBLEMS)[number];
+
+export const GameStatusSchema = Type.Object({
+  receiving: Type.Boolean({
+    description: 'A frame with the right auth token arrived within the last few seconds',
+  }),
+  source: Nullable(Type.String({ description: 'Address the last good frame came from' })),
+  lastFrameAt: Nullable(Type.Integer({ description: 'Server time (ms) of the last good frame' })),
+  frames: Type.Integer({ minimum: 0, description: 'Good frames since the server started' }),
+  problem: Nullable(OneOf(GAME_PROBLEMS)),
+  message: Type.String({ description: 'What the operator app shows' }),
+  slotNumbering: SlotNumberingSchema,
+  numberingFrom: OneOf(['version', 'setting'] as const, {
+    description: 'Whether the provider version told the numbering or the operator setting did',
+  }),
+  seriesMap: Nullable(
+    Type.Integer({ description: 'Series number of the map in play, null when not in the series' }),
+  ),
+  notes: Type.Array(Type.String(), {
+    description: 'What the game data could not do (a map not in the series …)',
+  }),
+});
+export type GameStatus = Static<typeof GameStatusSchema>;
+
+/**
+ * A server message of its own: live data at the rate it arrives, without a revision (the HUD state
+ * does not change). `full` carries the whole view (after hello), otherwise only what changed.
+ */
+export const GameMessage = Type.Object(
+  {
+    type: Type.Literal('game'),
+    now: Type.Integer({ description: 'Server time (ms), to tell how old lastFrameAt is' }),
+    full: Type.Boolean(),
+    live: Type.Optional(GameLivePatchSchema),
+    status: Type.Optional(GameStatusSchema),
+  },
+  { additionalProperties: false, description: 'Live game data: not state, no revision' },
+);
+export type GameMessage = Static<typeof GameMessage>;

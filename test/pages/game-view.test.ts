@@ -1,0 +1,79 @@
+/**
+ * Integrations > Game in real Chromium against a real server: the "receiving" indicator goes on with
+ * a replayed frame and off when frames stop, and says what is wrong (a wrong auth token, a player's
+ * view); the swap button changes the sides.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/server.ts';
+import { build } from '../helpers/build.ts';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import { FAZE_NAVI, fixture, postFrame, toCs2, withToken } from '../helpers/gsi.ts';
+
+describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close().catch(() => {});
+  });
+
+  async function gameView(server: RunningServer): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(server.signInUrl());
+    await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
+    await page.getByRole('tab', { name: 'Game' }).click();
+    await page.locator('[data-view="game"]').waitFor();
+    return page;
+  }
+
+  it('the receiving indicator goes on with a frame, counts the time since it, and goes off when frames stop', async () => {
+    const server = await build({ headless: false, gameReceivingTimeoutMs: 1_500 });
+    const page = await gameView(server);
+    const indicator = page.locator('[data-game-receiving]');
+    await expect.poll(() => indicator.getAttribute('data-game-receiving')).toBe('no');
+    await expect.poll(() => indicator.getAttribute('data-game-problem')).toBe('nothing_received');
+
+    const frame = withToken(toCs2(await fixture(FAZE_NAVI)), server.service.game.token);
+    expect((await postFrame(server.appPort, frame)).status).toBe(200);
+    await page.locator('[data-game-receiving="yes"][data-game-problem="none"]').waitFor();
+    const status = page.getByRole('status').filter({ hasText: 'Receiving from' });
+    expect(await status.textContent()).toMatch(/^Receiving from 127\.0\.0\.1, last frame \d+\.\d s ago$/);
+    // The players the game reports, the observed one marked.
+    await page.locator('[data-card="game-players"] tr[data-slot="7"][data-observed="yes"]').waitFor();
+    // The stats of toggle_stats: the observed player, until the operator picks one.
+    expect(server.service.game.statsSlot()).toBe(7);
+    await page.getByRole('button', { name: 'Stats of Twistzz' }).click();
+    await expect.poll(() => server.service.game.statsSlot()).toBe(1);
+
+    // No frame for 1.5 s (the test server's timeout): off, and the page says so.
+    await page.locator('[data-game-receiving="no"][data-game-problem="stopped"]').waitFor();
+    expect(await page.getByRole('status').first().textContent()).toBe('Not receiving game data');
+    expect(server.service.hub.hudState().gameReceiving).toBe(false);
+  });
+
+  it("says what is wrong: a wrong auth token, a player's view; the swap button changes the sides", async () => {
+    const server = await build({ headless: false });
+    const page = await gameView(server);
+    const frame = toCs2(await fixture(FAZE_NAVI));
+    expect((await postFrame(server.appPort, withToken(frame, 'not-the-token'))).status).toBe(401);
+    await page.locator('[data-game-problem="wrong_token"]').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'wrong auth token' }).waitFor();
+
+    const { allplayers: _, ...own } = frame;
+    expect((await postFrame(server.appPort, withToken(own, server.service.game.token))).status).toBe(200);
+    await page.locator('[data-game-problem="player_view"]').waitFor();
+    await page.getByRole('alert').filter({ hasText: "a player's view" }).waitFor();
+
+    await page.locator('[data-game-sides="CT-T"]').waitFor();
+    await page.getByRole('button', { name: 'Swap sides' }).click();
+    await page.locator('[data-game-sides="T-CT"]').waitFor();
+  });
+});
