@@ -82,3 +82,22 @@ export async function panelApi(server: RunningServer) {
     settings: (change: unknown) => post('/api/panel/settings', change),
   };
 }
+
+/**
+ * Team logos for the screenshots: drawn in Chromium, uploaded like any image, and given to set_teams
+ * as their address on the application server (any http, https or data URL works the same).
+ */
+export async function teamLogos(server: RunningServer, page: Page): Promise<void> {
+  const { makeLogo } = await import('./media.ts');
+  const api = await panelApi(server);
+  const logo = async (text: string, colour: string) => {
+    const image = await makeLogo(page, { text, colour, width: 256, height: 256, round: true });
+    const answer = await api.upload(image);
+    return `${server.appUrl}${answer.body.media.url as string}`;
+  };
+  const answer = await command(server, 'set_teams', {
+    teamA: { ...TEAMS.teamA, logo: await logo('NAVI', '#f2c12e') },
+    teamB: { ...TEAMS.teamB, logo: await logo('FaZe', '#d7263d') },
+  });
+  expect(answer.status).toBe(200);
+}

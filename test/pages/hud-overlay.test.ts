@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
-import { ROSTER, seriesInProgress, settled, TEAMS } from '../helpers/hud.ts';
+import { ROSTER, seriesInProgress, settled, TEAMS, teamLogos } from '../helpers/hud.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.meta.url));
 const FULL_HD = { width: 1920, height: 1080 };
@@ -68,7 +68,6 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
       hudWindowOpen: true,
     });
     await page.locator('[data-overlay-visible="true"][data-preset="midnight"]').waitFor();
-    // The page's origin may read GET /api/presets too (CORS), as the spec allows.
     expect((await get(server, '/api/presets')).body.presets[0]).toEqual({ id: 'midnight', name: 'Midnight' });
   });
 
@@ -280,6 +279,8 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
     const server = await build();
     const page = await overlay(server);
     await seriesInProgress(server);
+    await teamLogos(server, page);
+    await page.locator('[data-topbar] img[data-logo="B"]').waitFor();
     await ok(server, 'show_scoreboard');
     await panel(page, 'scoreboard', true);
     await settled(page);
