@@ -262,6 +262,38 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
     expect(await page.evaluate(() => (globalThis as { sameDocument?: boolean }).sameDocument)).toBe(true);
   });
 
+  it('nothing blinks when the same state arrives again: a reconnect to a restarted server changes no panel', async () => {
+    const dataDir = await tempDir();
+    const first = await build({ dataDir });
+    const page = await overlay(first);
+    // The roster comes from the game and is not saved: without it the state after the restart is the same.
+    await seriesInProgress(first, { roster: false });
+    await ok(first, 'show_veto');
+    await ok(first, 'show_scoreboard');
+    await panel(page, 'veto', true);
+    await settled(page);
+    // Every change inside the panels and the top bar from now on is counted.
+    await page.evaluate(() => {
+      const g = globalThis as unknown as {
+        mutations: number;
+        document: { querySelectorAll(s: string): Iterable<unknown> };
+        MutationObserver: new (cb: (records: unknown[]) => void) => { observe(n: unknown, o: object): void };
+      };
+      g.mutations = 0;
+      const observer = new g.MutationObserver((records) => {
+        g.mutations += records.length;
+      });
+      for (const node of g.document.querySelectorAll('[data-panel], [data-topbar]'))
+        observer.observe(node, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    const appPort = first.appPort;
+    await first.close();
+    await page.locator('[data-connection="reconnecting"]').waitFor();
+    await build({ dataDir, appPort });
+    await page.locator('[data-connection="open"]').waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as { mutations: number }).mutations)).toBe(0);
+  });
+
   it('scales to the size it is given, keeping its proportions', async () => {
     const server = await build();
     for (const [viewport, scale] of [
