@@ -9,6 +9,7 @@ import jsonBodyPlugin from './http/json-body.plugin.ts';
 import actionRoutes from './http/routes/action.routes.ts';
 import internalRoutes from './http/routes/internal.routes.ts';
 import readRoutes from './http/routes/read.routes.ts';
+import { useServiceSerializer } from './http/serializer.ts';
 import { serverOptions } from './http/server-options.ts';
 import servicePlugin from './http/service.plugin.ts';
 import type { SettingsChange } from './saved-state.ts';
@@ -28,6 +29,7 @@ export interface AppOptions {
 /** The HTTP and WebSocket face of the service: plugins over one service, routes thin. */
 export async function buildApp({ service, logger, applySettings }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(service, logger)).withTypeProvider<TypeBoxTypeProvider>();
+  useServiceSerializer(app);
 
   await app.register(servicePlugin, { service });
   await app.register(errorEnvelopePlugin);

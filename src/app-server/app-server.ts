@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import errorEnvelopePlugin from '../http/error-envelope.ts';
 import jsonBodyPlugin from '../http/json-body.plugin.ts';
 import readRoutes from '../http/routes/read.routes.ts';
+import { useServiceSerializer } from '../http/serializer.ts';
 import { serverOptions } from '../http/server-options.ts';
 import servicePlugin from '../http/service.plugin.ts';
 import type { Service } from '../service.ts';
@@ -35,6 +36,7 @@ export interface AppServerOptions extends PanelRoutesOptions {
  */
 export async function buildAppServer(options: AppServerOptions): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(options.service, options.logger)).withTypeProvider<TypeBoxTypeProvider>();
+  useServiceSerializer(app);
 
   await app.register(servicePlugin, { service: options.service });
   await app.register(errorEnvelopePlugin);

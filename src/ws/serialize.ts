@@ -20,8 +20,8 @@ type Serialize = (message: unknown) => string;
 
 /**
  * The schema as the serialiser reads it fastest: a union of string or number constants is just a
- * string or number (the value was checked where it was made), and `X or null` of a plain type is
- * one type list. Everything else stays as written.
+ * string or number (the value was checked where it was made), `X or null` of a plain type is one
+ * type list, and formats are left out. Everything else stays as written.
  */
 type JsonSchema = { [key: string]: unknown };
 
@@ -43,11 +43,12 @@ export function forSerializer(schema: unknown): unknown {
     if (members.length === 2 && other?.type === 'null' && plain(value))
       return { type: [value?.type, 'null'] };
   }
+  // A format (the team logo's url) was checked where the value was made; the serialiser's own
+  // check of it, when it picks a member of a union, would refuse a logo the service accepted.
   return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [
-      key,
-      typeof value === 'object' ? forSerializer(value) : value,
-    ]),
+    Object.entries(schema)
+      .filter(([key]) => key !== 'format')
+      .map(([key, value]) => [key, typeof value === 'object' ? forSerializer(value) : value]),
   );
 }
 

@@ -116,6 +116,24 @@ describe.skipIf(skipReason)(
         await browser?.close();
       });
 
+      it('the operator app lists the network address of /hud with the token, and that address works', async () => {
+        const server = await build({ overrides: { lanMode: true } });
+        const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+        try {
+          const operator = await context.newPage();
+          await operator.goto(server.signInUrl());
+          await operator.getByRole('tab', { name: 'HUD' }).click();
+          const expected = `http://${net.lan.serverAddress}:${server.appPort}/hud?token=${server.service.token()}`;
+          const listed = operator.locator('[data-lan-source="/hud"] code', { hasText: expected });
+          await listed.waitFor();
+          const overlay = await context.newPage();
+          await overlay.goto((await listed.textContent()) ?? '');
+          await overlay.locator('[data-page="hud"][data-ready="true"]').waitFor();
+        } finally {
+          await context.close();
+        }
+      });
+
       it('shows the overlay with the token and follows commands; refuses it without', async () => {
         const server = await build({ overrides: { lanMode: true } });
         const url = net.lan.url(server.appPort, '/hud');

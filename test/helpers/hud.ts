@@ -26,8 +26,8 @@ export const ROSTER = [
   ['ropz', 0],
 ] as const;
 
-/** Teams, a bo3 veto, two map results and the roster: a series in progress. */
-export async function seriesInProgress(server: RunningServer): Promise<void> {
+/** Teams, a bo3 veto, two map results and (unless told not) the roster: a series in progress. */
+export async function seriesInProgress(server: RunningServer, { roster = true } = {}): Promise<void> {
   const ok = async (action: string, payload?: unknown) => {
     const answer = await command(server, action, payload);
     expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
@@ -37,6 +37,7 @@ export async function seriesInProgress(server: RunningServer): Promise<void> {
   await ok('veto_set', { ...TEAMS, steps: BO3_ACTIVE_DUTY });
   await ok('set_map_result', { map: 1, scoreA: 13, scoreB: 9, finished: true });
   await ok('set_map_result', { map: 2, scoreA: 7, scoreB: 5 });
+  if (!roster) return;
   // As CS2 posts it: observer_slot 0-9, where 0 is the player on key 1 (docs/game-data.md).
   const allplayers = Object.fromEntries(
     ROSTER.map(([name, slot], i) => [
@@ -82,4 +83,23 @@ export async function panelApi(server: RunningServer) {
     upload: async (image: Buffer) => post('/api/panel/media', { data: image.toString('base64') }),
     settings: (change: unknown) => post('/api/panel/settings', change),
   };
+}
+
+/**
+ * Team logos for the screenshots: drawn in Chromium, uploaded like any image, and given to set_teams
+ * as their address on the application server (any http, https or data URL works the same).
+ */
+export async function teamLogos(server: RunningServer, page: Page): Promise<void> {
+  const { makeLogo } = await import('./media.ts');
+  const api = await panelApi(server);
+  const logo = async (text: string, colour: string) => {
+    const image = await makeLogo(page, { text, colour, width: 256, height: 256, round: true });
+    const answer = await api.upload(image);
+    return `${server.appUrl}${answer.body.media.url as string}`;
+  };
+  const answer = await command(server, 'set_teams', {
+    teamA: { ...TEAMS.teamA, logo: await logo('NAVI', '#f2c12e') },
+    teamB: { ...TEAMS.teamB, logo: await logo('FaZe', '#d7263d') },
+  });
+  expect(answer.status).toBe(200);
 }

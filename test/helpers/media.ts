@@ -31,7 +31,7 @@ export async function makeLogo(
       g.arc(width / 2, height / 2, Math.min(width, height) / 2, 0, Math.PI * 2);
       g.fill();
       g.fillStyle = '#ffffff';
-      g.font = `bold ${Math.round(height / 2.6)}px sans-serif`;
+      g.font = `bold ${Math.round(height / (1 + text.length * 0.55))}px sans-serif`;
       g.textAlign = 'center';
       g.textBaseline = 'middle';
       g.fillText(text, width / 2, height / 2);

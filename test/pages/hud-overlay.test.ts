@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
-import { ROSTER, seriesInProgress, settled, TEAMS } from '../helpers/hud.ts';
+import { ROSTER, seriesInProgress, settled, TEAMS, teamLogos } from '../helpers/hud.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.meta.url));
 const FULL_HD = { width: 1920, height: 1080 };
@@ -68,7 +68,6 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
       hudWindowOpen: true,
     });
     await page.locator('[data-overlay-visible="true"][data-preset="midnight"]').waitFor();
-    // The page's origin may read GET /api/presets too (CORS), as the spec allows.
     expect((await get(server, '/api/presets')).body.presets[0]).toEqual({ id: 'midnight', name: 'Midnight' });
   });
 
@@ -263,6 +262,38 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
     expect(await page.evaluate(() => (globalThis as { sameDocument?: boolean }).sameDocument)).toBe(true);
   });
 
+  it('nothing blinks when the same state arrives again: a reconnect to a restarted server changes no panel', async () => {
+    const dataDir = await tempDir();
+    const first = await build({ dataDir });
+    const page = await overlay(first);
+    // The roster comes from the game and is not saved: without it the state after the restart is the same.
+    await seriesInProgress(first, { roster: false });
+    await ok(first, 'show_veto');
+    await ok(first, 'show_scoreboard');
+    await panel(page, 'veto', true);
+    await settled(page);
+    // Every change inside the panels and the top bar from now on is counted.
+    await page.evaluate(() => {
+      const g = globalThis as unknown as {
+        mutations: number;
+        document: { querySelectorAll(s: string): Iterable<unknown> };
+        MutationObserver: new (cb: (records: unknown[]) => void) => { observe(n: unknown, o: object): void };
+      };
+      g.mutations = 0;
+      const observer = new g.MutationObserver((records) => {
+        g.mutations += records.length;
+      });
+      for (const node of g.document.querySelectorAll('[data-panel], [data-topbar]'))
+        observer.observe(node, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    const appPort = first.appPort;
+    await first.close();
+    await page.locator('[data-connection="reconnecting"]').waitFor();
+    await build({ dataDir, appPort });
+    await page.locator('[data-connection="open"]').waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as { mutations: number }).mutations)).toBe(0);
+  });
+
   it('scales to the size it is given, keeping its proportions', async () => {
     const server = await build();
     for (const [viewport, scale] of [
@@ -280,6 +311,8 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
     const server = await build();
     const page = await overlay(server);
     await seriesInProgress(server);
+    await teamLogos(server, page);
+    await page.locator('[data-topbar] img[data-logo="B"]').waitFor();
     await ok(server, 'show_scoreboard');
     await panel(page, 'scoreboard', true);
     await settled(page);

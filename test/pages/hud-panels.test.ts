@@ -14,7 +14,7 @@ import { obsConnectionLive } from '../../src/obs/obs-socket.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
-import { panelApi, ROSTER, seriesInProgress, settled } from '../helpers/hud.ts';
+import { panelApi, ROSTER, seriesInProgress, settled, teamLogos } from '../helpers/hud.ts';
 import { makeClip, makeLogo } from '../helpers/media.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.meta.url));
@@ -241,6 +241,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => 
     const server = await build();
     const page = await overlay(server);
     await seriesInProgress(server);
+    await teamLogos(server, page);
     const api = await panelApi(server);
     const sponsor = (await api.upload(await makeLogo(page, { text: 'HYPERION', colour: '#e0413a' }))).body
       .media.id;

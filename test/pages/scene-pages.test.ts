@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command } from '../helpers/build.ts';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
-import { panelApi, seriesInProgress, settled } from '../helpers/hud.ts';
+import { panelApi, seriesInProgress, settled, teamLogos } from '../helpers/hud.ts';
 import { makeLogo } from '../helpers/media.ts';
 import { connect } from '../helpers/ws-client.ts';
 
@@ -196,8 +196,9 @@ describe.skipIf(!chromiumAvailable)('the scene pages in Chromium', () => {
     const server = await build();
     await seriesInProgress(server);
     const window = await open(server, 'window');
+    await teamLogos(server, window);
     await ok(server, 'show_sen_scene', { scene: 'versus' });
-    await window.locator('[data-scene="versus"]').waitFor();
+    await window.locator('[data-scene="versus"] img[data-logo="B"]').waitFor();
     await settled(window);
     await window.screenshot({ path: `${SCREENSHOTS}scene-versus.png` });
     await ok(server, 'show_sen_scene', { scene: 'mapRecap' });

@@ -1,7 +1,7 @@
 /** The HUD overlay: every panel on the 1920x1080 stage, each shown as the HUD state says. */
 import { activePreset } from '../shared/broadcast.ts';
 import { Stage } from '../shared/stage.tsx';
-import { state } from '../shared/store.ts';
+import { connection, state } from '../shared/store.ts';
 import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
 import { ReplayPanel } from './replay-panel.tsx';
 import { Scoreboard } from './scoreboard.tsx';
@@ -19,6 +19,7 @@ export function Overlay() {
         data-preset={activePreset.value}
         data-overlay-visible={String(hud?.hudWindowOpen === true)}
         data-ready={String(hud !== null)}
+        data-connection={connection.value.status}
       >
         <TopBar />
         <Scoreboard visible={hud?.scoreboardVisible === true} />

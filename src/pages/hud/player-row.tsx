@@ -17,7 +17,7 @@ export function PlayerRow(props: { slot: number; name: string | null; live?: Liv
   const dead = live?.alive === false;
   return (
     <li class={`prow${name ? '' : ' prow--empty'}${dead ? ' prow--dead' : ''}`} data-slot={slot}>
-      <kbd class="prow__slot">{slot}</kbd>
+      <kbd class="prow__slot">{String(slot)}</kbd>
       <span class="prow__name" data-player-name>
         {name ?? 'Open slot'}
       </span>

@@ -14,7 +14,7 @@ function TeamColumn({ side }: { side: Side }) {
           {team.name}
         </span>
         <span class="sb-team__maps" data-series-score={side}>
-          {team.seriesScore}
+          {String(team.seriesScore)}
         </span>
       </header>
       <ol class="sb-team__players">

@@ -39,7 +39,7 @@ function StatGrid({ stats }: { stats: LiveStats }) {
       {cells.map(([label, value]) => (
         <div key={label}>
           <dt>{label}</dt>
-          <dd>{value}</dd>
+          <dd>{String(value)}</dd>
         </div>
       ))}
     </dl>
@@ -67,7 +67,7 @@ export function StatsPanel(props: { visible: boolean; live?: (slot: number) => L
       ) : (
         <>
           <header class={`stats__head stats__head--${side}`}>
-            <kbd class="prow__slot">{slot}</kbd>
+            <kbd class="prow__slot">{String(slot)}</kbd>
             <div class="stats__who">
               <span class="stats__name" data-stats-name>
                 {name}

@@ -14,7 +14,7 @@ function TeamBlock({ side }: { side: Side }) {
         {team.name}
       </span>
       <span class="tb-team__series" data-series-score={side}>
-        {team.seriesScore}
+        {String(team.seriesScore)}
       </span>
     </div>
   );
@@ -28,9 +28,9 @@ function Centre() {
   return (
     <div class="tb-centre">
       <div class="tb-score" data-map-score>
-        <span class="tb-score__n tb-score__n--A">{current?.scoreA ?? 0}</span>
+        <span class="tb-score__n tb-score__n--A">{String(current?.scoreA ?? 0)}</span>
         <span class="tb-score__sep" />
-        <span class="tb-score__n tb-score__n--B">{current?.scoreB ?? 0}</span>
+        <span class="tb-score__n tb-score__n--B">{String(current?.scoreB ?? 0)}</span>
       </div>
       <div class="tb-centre__meta">
         {current ? (
@@ -73,9 +73,9 @@ export function SeriesMaps(props: { variant: 'strip' | 'recap' }) {
             <span class="series__score">
               {entry.finished || entry.scoreA + entry.scoreB > 0 ? (
                 <>
-                  <b class={winner === 'A' ? 'won' : ''}>{entry.scoreA}</b>
+                  <b class={winner === 'A' ? 'won' : ''}>{String(entry.scoreA)}</b>
                   <i>:</i>
-                  <b class={winner === 'B' ? 'won' : ''}>{entry.scoreB}</b>
+                  <b class={winner === 'B' ? 'won' : ''}>{String(entry.scoreB)}</b>
                 </>
               ) : current?.number === entry.number ? (
                 'Live'

@@ -35,7 +35,7 @@ function VersusTeam({ side }: { side: Side }) {
         {team.name}
       </span>
       <span class="vs-team__score" data-series-score={side}>
-        {team.seriesScore}
+        {String(team.seriesScore)}
       </span>
     </div>
   );
@@ -127,11 +127,11 @@ export function MapRecap() {
         </span>
         <span class="recap__series">
           <b class="side-A" data-series-score="A">
-            {teams.value.A.seriesScore}
+            {String(teams.value.A.seriesScore)}
           </b>
           <i>–</i>
           <b class="side-B" data-series-score="B">
-            {teams.value.B.seriesScore}
+            {String(teams.value.B.seriesScore)}
           </b>
         </span>
         <span class="recap__team side-B" data-team="B">
@@ -162,9 +162,9 @@ export function MapRecap() {
               </span>
               {entry.finished || entry === current ? (
                 <span class="recap__score">
-                  <b class={winner === 'A' ? 'won side-A' : ''}>{entry.scoreA}</b>
+                  <b class={winner === 'A' ? 'won side-A' : ''}>{String(entry.scoreA)}</b>
                   <i>:</i>
-                  <b class={winner === 'B' ? 'won side-B' : ''}>{entry.scoreB}</b>
+                  <b class={winner === 'B' ? 'won side-B' : ''}>{String(entry.scoreB)}</b>
                 </span>
               ) : (
                 <span class="recap__score recap__score--none">—</span>

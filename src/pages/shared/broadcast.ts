@@ -66,6 +66,11 @@ export const currentMap = computed(() => {
 /** The display name of a full map name. */
 export const labelOf = (map: string) => match.value?.maps.find((m) => m.map === map)?.label ?? mapLabel(map);
 
+/*
+ * Numbers are put on screen as strings (String(n)): Preact rewrites a text node holding the number 0
+ * on every render, which a mutation observer (and a theme's transition) sees as a change.
+ */
+
 /** HUD slots in the order of the game's keys: 1 to 9, then 0. */
 export const SLOTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0] as const;
 
