@@ -17,6 +17,17 @@ export const ObsStatusSchema = Type.Object({
   replayBufferActive: Type.Boolean(),
 });
 
+export const StorageStatusSchema = Type.Object(
+  {
+    ok: Type.Boolean({
+      description: 'False while changes cannot be saved: commands that change something fail',
+    }),
+    reason: Type.Union([Type.String(), Type.Null()], { description: 'Why saving fails, for the operator' }),
+  },
+  { additionalProperties: false },
+);
+export type StorageStatus = Static<typeof StorageStatusSchema>;
+
 export const HudStateSchema = Type.Object(
   {
     revision: Type.Integer({
@@ -31,6 +42,7 @@ export const HudStateSchema = Type.Object(
     mainWindowOpen: Type.Boolean(),
     senScene: Type.Union([SceneSchema, Type.Null()]),
     obs: ObsStatusSchema,
+    storage: StorageStatusSchema,
   },
   { additionalProperties: false },
 );

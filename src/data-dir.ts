@@ -1,4 +1,90 @@
+/**
+ * The data directory: where it is, and what start-up does to it before anything is read. It holds
+ * secrets (the access token; state.json and the journal hold the OBS password), so it is created
+ * owner-only and the files in it are narrowed to owner-only.
+ */
+import { access, chmod, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import envPaths from 'env-paths';
+
+export const STATE_FILE = 'state.json';
+export const JOURNAL_FILE = 'state.journal';
+export const TOKEN_FILE = 'access-token';
+export const LOCK_FILE = 'server.lock';
+
+/** Files that hold a secret: readable by their owner only. */
+const SECRET_FILES = [STATE_FILE, JOURNAL_FILE, TOKEN_FILE];
+
+/**
+ * Temporary files of an interrupted write: write-file-atomic's `access-token.<number>`, the store's
+ * `state.json.tmp`, steno's `.state.json.tmp` from earlier versions.
+ */
+const LEFTOVER = new RegExp(
+  `^(?:${TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+)$`,
+);
+
+// Windows has no POSIX modes: there the files rely on the ACL of the user's profile folder.
+const POSIX = process.platform !== 'win32';
 
 /** The per-user data directory of the platform (XDG on Linux, Application Support on macOS, AppData on Windows). */
 export const defaultDataDir = (): string => envPaths('hud-automation', { suffix: '' }).data;
+
+/** A data directory the service cannot use: the message names it and the cause. */
+export class DataDirError extends Error {
+  override readonly name = 'DataDirError';
+}
+
+/**
+ * Creates the directory (owner-only) or checks the existing one. Fails at once, naming the
+ * directory, when it cannot be created or written.
+ */
+export async function createDataDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new DataDirError(`cannot create the data directory ${dir}: ${describe(error)}`);
+  }
+  try {
+    if (!(await stat(dir)).isDirectory())
+      throw new DataDirError(`the data directory ${dir} is not a directory`);
+    await access(dir, constants.W_OK);
+  } catch (error) {
+    if (error instanceof DataDirError) throw error;
+    throw new DataDirError(`cannot write to the data directory ${dir}: ${describe(error)}`);
+  }
+}
+
+/**
+ * Removes temporary files left by an interrupted write and narrows the secret files to owner-only.
+ * Only under the directory's lock: another server's temporary files are not leftovers.
+ */
+export async function tidyDataDir(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (LEFTOVER.test(name)) await rm(join(dir, name), { force: true });
+  }
+  if (!POSIX) return;
+  for (const name of SECRET_FILES) {
+    const file = join(dir, name);
+    try {
+      if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+const CAUSES: Record<string, string> = {
+  ENOENT: 'the file system does not allow it there',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOSPC: 'the disk is full',
+  ENOTDIR: 'a part of the path is a file',
+  EEXIST: 'a file of that name exists',
+};
+
+function describe(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const cause = code ? CAUSES[code] : undefined;
+  return cause ? `${cause} (${code})` : error instanceof Error ? error.message : String(error);
+}

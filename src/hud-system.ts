@@ -41,6 +41,8 @@ export interface HudSystem {
   send<K extends ActorKey>(key: K, event: EventOf<K>): void;
   snapshot<K extends ActorKey>(key: K): SnapshotOf<K>;
   snapshots(): Snapshots;
+  /** Stops every actor and starts them again from `input` (a rollback to the saved state). */
+  restart(input: HudInput): void;
   stop(): void;
 }
 
@@ -52,18 +54,23 @@ export interface HudSystemOptions {
 }
 
 export function startHudSystem({ input, machine = supervisorMachine, inspect }: HudSystemOptions): HudSystem {
-  const root = createActor(machine, { input, ...(inspect ? { inspect } : {}) });
-  root.start();
   const actors = new Map<ActorKey, AnyActorRef>();
-  for (const key of ACTOR_KEYS) {
-    const ref = root.system.get(SYSTEM_ID[key]);
-    if (!ref) throw new Error(`actor ${SYSTEM_ID[key]} did not start`);
-    actors.set(key, ref);
-  }
-  const ref = (key: ActorKey) => actors.get(key) as AnyActorRef;
   // Views read all snapshots for every answer: build the record once per change, not per read.
   let cached: Snapshots | null = null;
-  for (const actor of actors.values()) actor.subscribe(() => (cached = null));
+  const boot = (from: HudInput) => {
+    const root = createActor(machine, { input: from, ...(inspect ? { inspect } : {}) });
+    root.start();
+    for (const key of ACTOR_KEYS) {
+      const ref = root.system.get(SYSTEM_ID[key]);
+      if (!ref) throw new Error(`actor ${SYSTEM_ID[key]} did not start`);
+      actors.set(key, ref);
+      ref.subscribe(() => (cached = null));
+    }
+    cached = null;
+    return root;
+  };
+  let root = boot(input);
+  const ref = (key: ActorKey) => actors.get(key) as AnyActorRef;
   return {
     actor: <K extends ActorKey>(key: K) => ref(key) as ActorOf<K>,
     send: (key, event) => ref(key).send(event),
@@ -72,6 +79,10 @@ export function startHudSystem({ input, machine = supervisorMachine, inspect }: 
       (cached ??= Object.fromEntries(
         ACTOR_KEYS.map((key) => [key, actors.get(key)?.getSnapshot()]),
       ) as unknown as Snapshots),
+    restart: (from) => {
+      root.stop();
+      root = boot(from);
+    },
     stop: () => root.stop(),
   };
 }

@@ -27,9 +27,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const service = await startService(options);
   const app = await buildApp({ service, logger: options.logger });
   app.addHook('onClose', async () => service.close());
-  await app.listen({ port: options.port, host: listenHostFor(service.settings().lanMode) });
+  try {
+    await app.listen({ port: options.port, host: listenHostFor(service.settings().lanMode) });
+  } catch (error) {
+    // Saves and lets go of the data directory's lock.
+    await app.close().catch(() => {});
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
+  await service.announcePort(port);
   let closed: Promise<void> | null = null;
   return {
     app,

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
@@ -19,23 +18,27 @@ import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
 import { RateLimit } from './access/rate-limit.ts';
 import { INTERNAL_COMMANDS } from './commands/internal.commands.ts';
 import { CommandRegistry } from './commands/registry.ts';
+import { createDataDir, DataDirError, STATE_FILE, TOKEN_FILE, tidyDataDir } from './data-dir.ts';
 import { Dispatcher } from './dispatcher.ts';
+import { ServiceError } from './errors.ts';
 import type { HudSystem } from './hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
 import type { ImportSources } from './import/import-sources.ts';
 import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
 import type { MatchImporter } from './import/match-importer.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
+import { DataDirLock } from './persistence/data-dir-lock.ts';
+import type { StoreFiles } from './persistence/store-files.ts';
+import { realFiles } from './persistence/store-files.ts';
 import { RecentRequests } from './recent-requests.ts';
 import type { SavedState, Settings } from './saved-state.ts';
 import { SAVED_STATE_VERSION } from './saved-state.ts';
 import { StateHub } from './state-hub.ts';
-import { moveAside, StateStore } from './state-store.ts';
+import { reasonOf, STORAGE_OK, StateStore } from './state-store.ts';
 
 const mitt = mittModule as unknown as typeof mittModule.default;
 
-export const STATE_FILE = 'state.json';
-export const TOKEN_FILE = 'access-token';
+export { STATE_FILE, TOKEN_FILE };
 
 export interface ServiceOptions {
   dataDir: string;
@@ -52,6 +55,8 @@ export interface ServiceOptions {
   /** Replaces IO actors, for tests: the supervisor as the service would run it → the one to run. */
   machine?: (live: typeof supervisorMachine) => typeof supervisorMachine;
   inspect?: (event: InspectionEvent) => void;
+  /** Wraps the store's file operations, for tests that make a write fail as a broken disk does. */
+  storeFiles?: (real: StoreFiles) => StoreFiles;
 }
 
 export type ServiceEvents = {
@@ -82,6 +87,9 @@ export interface Service {
   rateLimit: RateLimit;
   recent: RecentRequests;
   events: Emitter<ServiceEvents>;
+  /** The server listens on `port`: a second server on the same data directory is told it. */
+  announcePort(port: number): Promise<void>;
+  /** Stops the actors and saves; rejects when the last state could not be saved. */
   close(): Promise<void>;
 }
 
@@ -155,12 +163,27 @@ function savedStateOf(hud: HudSystem, revision: number, settings: Settings): Sav
   };
 }
 
-/** Starts the actors from the saved state (or the defaults) and wires the hub, the store and the dispatcher. */
+/**
+ * Starts the actors from the saved state (or the defaults) and wires the hub, the store and the
+ * dispatcher. Holds the data directory's lock from here until close.
+ */
 export async function startService(options: ServiceOptions): Promise<Service> {
+  await createDataDir(options.dataDir);
+  const lock = await DataDirLock.acquire(options.dataDir);
+  try {
+    return await startLocked(options, lock);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<Service> {
   const { dataDir, logger } = options;
-  await mkdir(dataDir, { recursive: true });
-  const file = join(dataDir, STATE_FILE);
-  let saved = await StateStore.load(file, logger);
+  await tidyDataDir(dataDir);
+  const files = options.storeFiles ? options.storeFiles(realFiles) : realFiles;
+  const store = await StateStore.open(dataDir, files, logger);
+  let saved = store.loaded;
   let settings = settingsFrom(saved, options.overrides);
 
   // The importers (and their HTML parser) load on the first import, not at start-up; a change of
@@ -201,20 +224,40 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const broken = ACTOR_KEYS.filter((key) => hud.actor(key).getSnapshot().status === 'error');
   if (saved && broken.length > 0) {
     hud.stop();
-    await moveAside(file, 'unusable', logger, `actors ${broken.join(', ')} could not start from it`);
+    await store.discard('unusable', `actors ${broken.join(', ')} could not start from it`);
     saved = null;
     settings = settingsFrom(null, options.overrides);
     hud = start();
   }
 
-  const hub = new StateHub(hud, saved?.revision ?? 0);
-  const store = new StateStore(file, () => savedStateOf(hud, hub.revision, settings), logger);
+  const hub = new StateHub(hud, saved?.revision ?? 0, STORAGE_OK);
+  try {
+    await store.start({
+      collect: () => savedStateOf(hud, hub.revision, settings),
+      // A write failed: the actors start again from the last saved state, which clients see as one
+      // more revision, so nothing unsaved stays in memory as if it had been acknowledged.
+      rollback(durable) {
+        settings = durable.settings;
+        importer = null;
+        const { mainWindowOpen, signedIn, subscriptionActive, roster } = hud.snapshot('host').context;
+        const live = { mainWindowOpen, signedIn, subscriptionActive, roster };
+        hub.restartActors(() => hud.restart(hudInputFrom(durable, settings, live)));
+      },
+      status: (status) => hub.setStorage(status),
+    });
+  } catch (error) {
+    hub.close();
+    hud.stop();
+    await store.abandon();
+    throw new DataDirError(
+      `cannot write to the data directory ${dataDir}: ${reasonOf(error, join(dataDir, STATE_FILE))}`,
+    );
+  }
   hub.emitter.on('changed', () => void store.requestSave());
   const registry = new CommandRegistry();
   const dispatcher = new Dispatcher(registry, hud, hub, store);
   const internal = new Dispatcher(new CommandRegistry(INTERNAL_COMMANDS), hud, hub, store);
   const events = mitt<ServiceEvents>();
-  if (!saved) await store.requestSave();
   const tokenFile = join(dataDir, TOKEN_FILE);
   let token = await loadOrCreateToken(tokenFile);
 
@@ -229,7 +272,15 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     settings: () => settings,
     token: () => token,
     async regenerateToken() {
-      token = await regenerateToken(tokenFile);
+      try {
+        token = await regenerateToken(tokenFile);
+      } catch (error) {
+        if (!(error as NodeJS.ErrnoException).code) throw error;
+        throw new ServiceError(
+          'storage_failed',
+          `the access token was not replaced: ${reasonOf(error, tokenFile)}; the current token stays valid`,
+        );
+      }
       events.emit('token', undefined);
       return token;
     },
@@ -248,11 +299,16 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       await store.requestSave();
       return next;
     },
+    announcePort: (port) => lock.setPort(port),
     async close() {
       hub.close();
       hud.stop();
-      await store.flush();
       events.all.clear();
+      try {
+        await store.close();
+      } finally {
+        await lock.release();
+      }
     },
   };
 }

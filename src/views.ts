@@ -11,7 +11,15 @@ import { revealedCount } from '../machines/veto-reveal.machine.ts';
 import type { Side, Team, VetoStep } from '../machines/veto-rules.ts';
 import { nextStep, remainingMaps } from '../machines/veto-rules.ts';
 import { isSessionComplete } from '../machines/veto-session.machine.ts';
-import type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus } from './answer-schemas.ts';
+import type {
+  HudState,
+  MapView,
+  MatchSummary,
+  RevealView,
+  StepView,
+  StorageStatus,
+  VetoStatus,
+} from './answer-schemas.ts';
 import type { SnapshotOf, Snapshots } from './hud-system.ts';
 
 export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
@@ -24,7 +32,7 @@ export const teamName = (team: Team | null, side: Side) => team?.name ?? `Team $
 const panelVisible = (snapshot: SnapshotOf<'scoreboard'>): boolean | undefined =>
   snapshot.matches('unknown') ? undefined : snapshot.matches('shown');
 
-export function hudStateOf(snapshots: Snapshots, revision: number): HudState {
+export function hudStateOf(snapshots: Snapshots, revision: number, storage: StorageStatus): HudState {
   const state: HudState = {
     revision,
     roster: snapshots.host.context.roster,
@@ -32,6 +40,7 @@ export function hudStateOf(snapshots: Snapshots, revision: number): HudState {
     mainWindowOpen: snapshots.host.context.mainWindowOpen,
     senScene: snapshots.sceneWindow.context.scene,
     obs: obsStatusOf(snapshots.obs),
+    storage,
   };
   // Panel flags stay absent until a command or the overlay has told them.
   const scoreboard = panelVisible(snapshots.scoreboard);

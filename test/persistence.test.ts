@@ -114,6 +114,7 @@ describe('saved state', () => {
       expect(logs.some((line) => line.includes('moved aside') && line.includes(aside ?? '?'))).toBe(true);
       // And the new state is saved normally.
       await command(server, 'set_team_format', { format: '1v1' });
+      await server.close();
       expect(JSON.parse(await readFile(join(dataDir, STATE_FILE), 'utf8')).match.teamFormat).toBe('1v1');
     });
   }

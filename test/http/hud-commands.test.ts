@@ -20,6 +20,7 @@ describe('HUD commands', () => {
       mainWindowOpen: true,
       senScene: null,
       obs: { connection: 'disconnected', replayBufferActive: false },
+      storage: { ok: true, reason: null },
     });
   });
 
