@@ -199,27 +199,37 @@ export class StateStore {
     await this.#journal.close().catch(() => {});
   }
 
-  /** The last state, written and synced, as a snapshot; throws when it could not be saved. */
+  /**
+   * The last state, written and synced, as a snapshot. Throws, saying what is lost, when the last
+   * state or the snapshot could not be written.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#clearTimers();
     const last = this.requestSave();
     await this.#tail;
+    let lastFailed: ServiceError | null = null;
+    await last.catch(
+      () =>
+        (lastFailed = new ServiceError(
+          'storage_failed',
+          `could not save the last state at shutdown: ${this.#status.reason}; ` +
+            'changes not acknowledged to a client are lost, every acknowledged one is saved',
+        )),
+    );
     try {
-      await last;
+      await this.#compact();
+    } catch (error) {
+      lastFailed ??= new ServiceError(
+        'storage_failed',
+        `could not write the snapshot ${this.snapshotFile}: ${reasonOf(error, this.snapshotFile)}; ` +
+          `every acknowledged change is in the journal ${this.journalFile}`,
+      );
     } finally {
-      try {
-        await this.#compact();
-      } catch (error) {
-        // The journal already holds the last state: only the snapshot is behind.
-        this.log.warn(
-          { err: error },
-          'could not write the snapshot at shutdown: the journal holds the state',
-        );
-      }
       await this.#journal.close().catch(() => {});
     }
+    if (lastFailed) throw lastFailed;
   }
 
   #enqueue(step: () => Promise<void>): void {
@@ -232,9 +242,10 @@ export class StateStore {
     if (batch.settled) return;
     this.#writing = batch;
     try {
-      await this.#append();
+      const wrote = await this.#append();
       batch.resolve();
-      if (!this.#status.ok) this.#setStatus(STORAGE_OK);
+      // Only a write proves the disk works again (a batch with nothing new to write proves nothing).
+      if (wrote && !this.#status.ok) this.#setStatus(STORAGE_OK);
       if (this.#size >= COMPACT_AT_BYTES) await this.#compact().catch((error) => this.#failed(error));
     } catch (error) {
       this.#failed(error, batch);
@@ -243,17 +254,19 @@ export class StateStore {
     }
   }
 
-  async #append(): Promise<void> {
+  /** Appends the current state unless it is the durable one; true when it wrote. */
+  async #append(): Promise<boolean> {
     const hooks = this.#hooks;
     if (!hooks) throw new Error('the state store is not started');
+    const doc = hooks.collect();
+    const key = contentKey(doc);
+    // Nothing that is saved changed (a revision that only OBS or the roster moved, or a rollback):
+    // nothing to write.
+    if (key === this.#durableKey) return false;
     if (this.#torn) {
       await this.#journal.truncate(this.#size);
       this.#torn = false;
     }
-    const doc = hooks.collect();
-    const key = contentKey(doc);
-    // Nothing that is saved changed (a revision that only OBS or the roster moved): nothing to write.
-    if (key === this.#durableKey) return;
     const frame = encodeRecord(Buffer.from(JSON.stringify(doc)));
     try {
       await this.#journal.append(frame);
@@ -265,6 +278,7 @@ export class StateStore {
     this.#durable = doc;
     this.#durableKey = key;
     this.#syncTimer ??= setTimeout(() => this.#enqueue(() => this.#sync()), SYNC_DELAY_MS).unref();
+    return true;
   }
 
   async #sync(): Promise<void> {
@@ -297,7 +311,8 @@ export class StateStore {
    */
   #failed(error: unknown, batch?: Batch): void {
     const reason = reasonOf(error, this.journalFile);
-    this.log.error({ err: error }, `storage is failing: ${reason}`);
+    // Once per cause, not once per retry.
+    if (reason !== this.#status.reason) this.log.error({ err: error }, `storage is failing: ${reason}`);
     const failure = storageFailed(reason);
     this.#setStatus({ ok: false, reason });
     if (batch) {
@@ -305,7 +320,7 @@ export class StateStore {
       this.#next = null;
       batch.reject(failure);
       later?.reject(failure);
-      if (this.#durable) this.#hooks?.rollback(this.#durable);
+      if (this.#durable && !this.#closed) this.#hooks?.rollback(this.#durable);
     }
     if (!this.#closed)
       this.#retryTimer ??= setTimeout(() => this.#enqueue(() => this.#retry()), RETRY_MS).unref();
