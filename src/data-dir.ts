@@ -4,7 +4,7 @@
  * owner-only and the files in it are narrowed to owner-only.
  */
 import { access, chmod, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
 
 export const STATE_FILE = 'state.json';
@@ -40,7 +40,7 @@ export class DataDirError extends Error {
  */
 export async function createDataDir(dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeDirectory(dir);
   } catch (error) {
     throw new DataDirError(`cannot create the data directory ${dir}: ${describe(error)}`);
   }
@@ -72,6 +72,29 @@ export async function tidyDataDir(dir: string): Promise<void> {
     }
   }
 }
+
+/**
+ * `mkdir -p` with mode 0700. Not Node's `recursive: true`: on a path whose file system refuses the
+ * name (ENOENT under /proc) it retries for ever instead of failing.
+ */
+async function makeDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && (await stat(dir)).isDirectory()) return;
+    const parent = dirname(dir);
+    if (code !== 'ENOENT' || parent === dir || (await exists(parent))) throw error;
+    await makeDirectory(parent);
+    await mkdir(dir, { mode: 0o700 });
+  }
+}
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 const CAUSES: Record<string, string> = {
   ENOENT: 'the file system does not allow it there',
