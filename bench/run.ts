@@ -1,7 +1,7 @@
 /**
  * The performance bench (issue 6): `npm run bench` for the full run, `npm run bench -- --quick`
  * for a few seconds per part (CI runs it so the scripts keep working; it checks the exit code,
- * not the figures). Options: --only startup,http,latency,ws,memory  --profile (node --cpu-prof
+ * not the figures). Options: --only startup,http,latency,ws,memory,operator  --profile (node --cpu-prof
  * on every server under test; profiles and their summaries go to bench/results/profiles/).
  * The method behind each figure: docs/performance.md.
  */
@@ -17,11 +17,12 @@ import { renderTable } from './lib/table.ts';
 import { eventLatency } from './parts/event-latency.ts';
 import { httpThroughput } from './parts/http-throughput.ts';
 import { memory } from './parts/memory.ts';
+import { operatorClick } from './parts/operator-click.ts';
 import { startup } from './parts/startup.ts';
 import { wsTriggers } from './parts/ws-triggers.ts';
 import { summarizeProfile } from './profile-summary.ts';
 
-const PARTS = ['startup', 'http', 'latency', 'ws', 'memory'] as const;
+const PARTS = ['startup', 'http', 'latency', 'ws', 'memory', 'operator'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -67,6 +68,7 @@ const parts: Record<Part, () => Promise<void>> = {
     lost += outcome.lost;
   },
   memory: async () => void rows.push(...(await memory(context))),
+  operator: async () => void rows.push(...(await operatorClick(context))),
 };
 let broken = 0;
 for (const part of PARTS) {

@@ -1,9 +1,9 @@
 import { assign, setup } from 'xstate';
 import type { BoFormat, Side, Team, VetoStep } from './veto-rules.ts';
 import { seriesMapsOf } from './veto-rules.ts';
+import type { TeamFormat } from './vocabulary.ts';
 
-export const TEAM_FORMATS = ['auto', '1v1', '2v2', '3v3', '5v5'] as const;
-export type TeamFormat = (typeof TEAM_FORMATS)[number];
+export type { TeamFormat } from './vocabulary.ts';
 
 /** A map of the series. Teams are stored as sides so that renaming a team renames it everywhere. */
 export interface SeriesMap {
@@ -54,7 +54,14 @@ export type MatchEvent =
   | { type: 'match.eventName.set'; name: string }
   | { type: 'match.teamFormat.set'; format: TeamFormat }
   | ({ type: 'match.mapResult.set' } & MapResult)
-  | { type: 'match.veto.sessionStarted'; teamA: Team; teamB: Team; boFormat: BoFormat }
+  /** `replacesUnfinished`: the session replaces one still in progress, whose backup stays. */
+  | {
+      type: 'match.veto.sessionStarted';
+      teamA: Team;
+      teamB: Team;
+      boFormat: BoFormat;
+      replacesUnfinished: boolean;
+    }
   | { type: 'match.veto.sessionProgress'; steps: VetoStep[]; complete: boolean }
   | { type: 'match.veto.sessionCancelled' }
   | { type: 'match.veto.apply'; steps: VetoStep[]; boFormat: BoFormat; teamA?: Team; teamB?: Team }
@@ -133,14 +140,16 @@ export const matchMachine = setup({
     }),
     openSession: assign(({ context, event }) => {
       if (event.type !== 'match.veto.sessionStarted') return {};
-      // A session that replaces another keeps the setup from before the first one.
-      const beforeSession = context.beforeSession ?? {
+      // A session that replaces one in progress keeps the setup from before that one; a session that
+      // replaces a finished one keeps the finished veto, which is what the HUD showed.
+      const shown: SeriesSetup = {
         boFormat: context.boFormat,
         teamA: context.teamA,
         teamB: context.teamB,
         maps: context.maps,
         veto: context.veto,
       };
+      const beforeSession = (event.replacesUnfinished ? context.beforeSession : null) ?? shown;
       return {
         beforeSession,
         teamA: event.teamA,

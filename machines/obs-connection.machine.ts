@@ -10,6 +10,9 @@ import {
   setup,
   stateIn,
 } from 'xstate';
+import type { ObsReason } from './vocabulary.ts';
+
+export type { ObsReason } from './vocabulary.ts';
 
 /** What the service needs to reach OBS's WebSocket server (OBS: Tools > WebSocket Server Settings). */
 export interface ObsSettings {
@@ -52,6 +55,9 @@ export interface ObsSocketInput {
   password: string;
 }
 
+/** How a try failed, as the socket actor reads it from the socket's errors. */
+export type ObsFailure = Exclude<ObsReason, 'switched_off'>;
+
 /** Commands the machine sends to the socket actor. */
 export type ObsSocketCommand = { type: 'obs.replay.save' };
 
@@ -59,7 +65,7 @@ export type ObsSocketCommand = { type: 'obs.replay.save' };
 export type ObsSocketEvent =
   | { type: 'obs.socket.connected' }
   /** Also sent when a try never got as far as a connection (refused, DNS, bad URL). */
-  | { type: 'obs.socket.closed'; code: number; reason: string }
+  | { type: 'obs.socket.closed'; code: number; reason: string; failure: ObsFailure }
   | { type: 'obs.replayBuffer.state'; active: boolean }
   | { type: 'obs.replay.saved'; path: string }
   | { type: 'obs.replay.saveFailed'; message: string };
@@ -79,12 +85,19 @@ export interface ObsConnectionContext {
   /** Consecutive failed tries; capped at the back-off table's length, past which the delay stays put. */
   attempt: number;
   /** Why the last connection closed or the last try failed; null while connected. */
-  lastError: { code: number; reason: string } | null;
+  lastError: ObsClose | null;
   /** A save was sent to OBS and has not been answered yet (see `abandonPendingSave`). */
   saveInFlight: boolean;
 }
 
 export type ObsConnectionStatus = 'connected' | 'connecting' | 'disconnected';
+
+/** A close or failed try: the close code, the text the socket gave, and what it means. */
+export interface ObsClose {
+  code: number;
+  reason: string;
+  failure: ObsFailure;
+}
 
 export const obsConnectionMachine = setup({
   types: {
@@ -115,15 +128,14 @@ export const obsConnectionMachine = setup({
         event.enabled !== settings.enabled
       );
     },
-    isAuthFailure: ({ event }) =>
-      event.type === 'obs.socket.closed' && event.code === OBS_AUTH_FAILED_CLOSE_CODE,
+    isAuthFailure: ({ event }) => event.type === 'obs.socket.closed' && event.failure === 'auth_failed',
     isBufferActive: ({ event }) => event.type === 'obs.replayBuffer.state' && event.active,
   },
   actions: {
     storeSettings: assign((_, params: ObsSettings) => ({ settings: params, attempt: 0, lastError: null })),
-    recordClose: assign((_, params: { code: number; reason: string }) => ({ lastError: params })),
+    recordClose: assign((_, params: ObsClose) => ({ lastError: params })),
     recordSocketError: assign((_, params: { error: unknown }) => ({
-      lastError: { code: -1, reason: errorText(params.error) },
+      lastError: { code: -1, reason: errorText(params.error), failure: 'closed' as const },
     })),
     countFailure: assign({
       attempt: ({ context }) => Math.min(context.attempt + 1, OBS_BACKOFF_MS.length),
@@ -297,8 +309,8 @@ export const obsConnectionMachine = setup({
   },
 });
 
-function closeOf({ event }: { event: { code: number; reason: string } }) {
-  return { code: event.code, reason: event.reason };
+function closeOf({ event }: { event: ObsClose }): ObsClose {
+  return { code: event.code, reason: event.reason, failure: event.failure };
 }
 
 function pathOf({ event }: { event: { path: string } }) {
@@ -315,11 +327,20 @@ export type ObsConnectionSnapshot = SnapshotFrom<typeof obsConnectionMachine>;
 export function obsStatusOf(snapshot: ObsConnectionSnapshot): {
   connection: ObsConnectionStatus;
   replayBufferActive: boolean;
+  reason: ObsReason | null;
 } {
   return {
     connection: statusOf(snapshot),
     replayBufferActive: snapshot.matches({ session: { connected: { replayBuffer: 'active' } } }),
+    reason: obsReasonOf(snapshot),
   };
+}
+
+/** Why OBS is not connected; null while connected and before the first try has failed. */
+function obsReasonOf(snapshot: ObsConnectionSnapshot): ObsReason | null {
+  if (snapshot.hasTag('connected')) return null;
+  if (snapshot.matches('switchedOff')) return 'switched_off';
+  return snapshot.context.lastError?.failure ?? null;
 }
 
 function statusOf(snapshot: ObsConnectionSnapshot): ObsConnectionStatus {
@@ -339,7 +360,7 @@ export function obsProblemOf(snapshot: ObsConnectionSnapshot): string | null {
   if (snapshot.hasTag('connected') || snapshot.matches('switchedOff')) return null;
   const { lastError } = snapshot.context;
   if (!lastError) return null;
-  if (lastError.code === OBS_AUTH_FAILED_CLOSE_CODE)
+  if (lastError.failure === 'auth_failed')
     return `OBS refused the password (${lastError.reason || 'close 4009'})`;
   return lastError.reason
     ? `${lastError.reason} (code ${lastError.code})`

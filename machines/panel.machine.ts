@@ -1,25 +1,41 @@
 import { assign, setup } from 'xstate';
+import type { StatsProvider } from './vocabulary.ts';
+
+export type { StatsProvider } from './vocabulary.ts';
 
 /** What show_player_stats asks the stats panel to show. */
 export interface PlayerStatsRequest {
   slot: number;
-  provider?: 'platform_a' | 'platform_b' | 'live';
+  provider?: StatsProvider;
   name?: string;
 }
 
+/** What is saved of a panel. */
 export interface PanelInput {
   /** null until a command or an overlay report has told the state. */
   visible: boolean | null;
+  /** When a timed show hides the panel (ms since the epoch), so the timer outlives a restart. */
+  hideAt: number | null;
+}
+
+/** The saved panel and the time it starts at: a deadline already past starts the panel hidden. */
+export interface PanelStart extends PanelInput {
+  now: number;
 }
 
 export interface PanelContext {
   restored: boolean | null;
   durationMs: number | null;
   player: PlayerStatsRequest | null;
+  hideAt: number | null;
+  /** How long the running timer waits: durationMs after a show, what was left of it after a restart. */
+  timerMs: number | null;
 }
 
 export type PanelEvent =
-  | { type: 'panel.show'; durationMs?: number; player?: PlayerStatsRequest }
+  | { type: 'panel.show'; player?: PlayerStatsRequest; durationMs?: undefined }
+  /** `now` (ms since the epoch) turns the duration into a deadline that can be saved. */
+  | { type: 'panel.show'; player?: PlayerStatsRequest; durationMs: number; now: number }
   | { type: 'panel.hide' }
   | { type: 'panel.toggle' }
   | { type: 'panel.report'; visible: boolean };
@@ -30,11 +46,12 @@ export type PanelEvent =
  * again by itself.
  */
 export const panelMachine = setup({
-  types: {} as { context: PanelContext; input: PanelInput; events: PanelEvent },
+  types: {} as { context: PanelContext; input: PanelStart; events: PanelEvent },
   delays: {
-    displayTime: ({ context }) => context.durationMs ?? 0,
+    displayTime: ({ context }) => context.timerMs ?? 0,
   },
   guards: {
+    wasShownTimed: ({ context }) => context.restored === true && context.hideAt !== null,
     wasShown: ({ context }) => context.restored === true,
     wasHidden: ({ context }) => context.restored === false,
     hasDuration: ({ event }) => event.type === 'panel.show' && event.durationMs !== undefined,
@@ -43,22 +60,35 @@ export const panelMachine = setup({
     reportsHidden: ({ event }) => event.type === 'panel.report' && !event.visible,
   },
   actions: {
-    rememberRequest: assign(({ event }) =>
-      event.type === 'panel.show'
-        ? { durationMs: event.durationMs ?? null, player: event.player ?? null }
-        : {},
-    ),
-    forgetRequest: assign({ durationMs: null, player: null }),
+    rememberRequest: assign(({ event }) => {
+      if (event.type !== 'panel.show') return {};
+      const player = event.player ?? null;
+      if (event.durationMs === undefined) return { player, durationMs: null, hideAt: null, timerMs: null };
+      const { durationMs, now } = event;
+      return { player, durationMs, hideAt: now + durationMs, timerMs: durationMs };
+    }),
+    forgetRequest: assign({ durationMs: null, player: null, hideAt: null, timerMs: null }),
   },
 }).createMachine({
   id: 'panel',
-  context: ({ input }) => ({ restored: input.visible, durationMs: null, player: null }),
+  context: ({ input: { visible, hideAt, now } }) => {
+    const timed = visible === true && hideAt !== null;
+    const expired = timed && hideAt <= now;
+    return {
+      restored: expired ? false : visible,
+      durationMs: null,
+      player: null,
+      hideAt: timed && !expired ? hideAt : null,
+      timerMs: timed && !expired ? hideAt - now : null,
+    };
+  },
   initial: 'unknown',
   states: {
     unknown: {
       description:
         'No command and no overlay report has told the state yet: the HUD state leaves the flag out',
       always: [
+        { guard: 'wasShownTimed', target: 'shown.timed' },
         { guard: 'wasShown', target: 'shown' },
         { guard: 'wasHidden', target: 'hidden' },
       ],
@@ -88,7 +118,7 @@ export const panelMachine = setup({
       states: {
         held: { description: 'Stays until hidden' },
         timed: {
-          description: 'Hides itself after durationMs',
+          description: 'Hides itself after durationMs (after a restart, after what was left of it)',
           after: { displayTime: '#panel.hidden' },
         },
       },

@@ -1,16 +1,7 @@
 import { assign, setup } from 'xstate';
+import type { ObserverMode, Position } from './vocabulary.ts';
 
-export const POSITIONS = [
-  'top-left',
-  'top-center',
-  'top-right',
-  'bottom-left',
-  'bottom-center',
-  'bottom-right',
-] as const;
-export type Position = (typeof POSITIONS)[number];
-export const OBSERVER_MODES = ['auto', 'suggest'] as const;
-export type ObserverMode = (typeof OBSERVER_MODES)[number];
+export type { ObserverMode, Position } from './vocabulary.ts';
 
 export interface OverlaySetting {
   enabled: boolean;

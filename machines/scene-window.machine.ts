@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate';
+import type { Scene } from './vocabulary.ts';
 
-export const SCENES = ['versus', 'talents', 'sponsors', 'mapRecap'] as const;
-export type Scene = (typeof SCENES)[number];
+export type { Scene } from './vocabulary.ts';
 
 export interface SceneWindowInput {
   scene: Scene | null;

@@ -28,7 +28,13 @@ export interface HudInput {
   panels: Record<PanelId, PanelInput>;
   production: ProductionInput;
   obs: ObsSettings;
+  /** When the actors start (ms since the epoch): a saved panel timer that has run out starts hidden. */
+  now: number;
 }
+
+const panelStart =
+  (panel: PanelId) =>
+  ({ context }: { context: HudInput }) => ({ ...context.panels[panel], now: context.now });
 
 /**
  * The supervisor: one actor per stateful subsystem, each reachable by its systemId. It keeps the
@@ -75,25 +81,25 @@ export const supervisorMachine = setup({
       id: SYSTEM_ID.scoreboard,
       systemId: SYSTEM_ID.scoreboard,
       src: 'panel',
-      input: ({ context }) => context.panels.scoreboard,
+      input: panelStart('scoreboard'),
     },
     {
       id: SYSTEM_ID.vetoPanel,
       systemId: SYSTEM_ID.vetoPanel,
       src: 'panel',
-      input: ({ context }) => context.panels.vetoPanel,
+      input: panelStart('vetoPanel'),
     },
     {
       id: SYSTEM_ID.stats,
       systemId: SYSTEM_ID.stats,
       src: 'panel',
-      input: ({ context }) => context.panels.stats,
+      input: panelStart('stats'),
     },
     {
       id: SYSTEM_ID.overlay,
       systemId: SYSTEM_ID.overlay,
       src: 'panel',
-      input: ({ context }) => context.panels.overlay,
+      input: panelStart('overlay'),
     },
     {
       id: SYSTEM_ID.production,

@@ -1,15 +1,20 @@
 import { assign, setup } from 'xstate';
 
-export interface VetoRevealInput {
+export interface RevealSetting {
   instant: boolean;
   /** Steps shown in progressive mode; in instant mode every step is shown. */
   revealed: number;
 }
 
-export const REVEAL_DEFAULTS: VetoRevealInput = { instant: true, revealed: 0 };
+export interface VetoRevealInput extends RevealSetting {
+  /** The reveal of the veto a manual session replaced, restored by veto_cancel. */
+  beforeSession: RevealSetting | null;
+}
 
-/** Every event carries the number of veto steps there are now, so the machine needs no other actor. */
-export type VetoRevealEvent =
+export const REVEAL_DEFAULTS: VetoRevealInput = { instant: true, revealed: 0, beforeSession: null };
+
+/** The operator's commands carry the number of veto steps there are now, so the machine needs no other actor. */
+export type VetoRevealCommand =
   | { type: 'veto.reveal.next'; total: number }
   | { type: 'veto.reveal.prev'; total: number }
   | { type: 'veto.reveal.all'; total: number }
@@ -17,10 +22,22 @@ export type VetoRevealEvent =
   | { type: 'veto.reveal.instant'; total: number }
   | { type: 'veto.reveal.progressive'; total: number };
 
+/** The veto session tells the reveal when a session starts, loses steps, ends or is cancelled. */
+export type VetoRevealEvent =
+  | VetoRevealCommand
+  /** `replacesUnfinished`: a session still in progress is replaced, so the older backup stays. */
+  | { type: 'veto.reveal.sessionStarted'; replacesUnfinished: boolean }
+  | { type: 'veto.reveal.stepsRemoved'; total: number }
+  | { type: 'veto.reveal.sessionCancelled' }
+  | { type: 'veto.reveal.sessionEnded' };
+
+/** The step count an event carries; the session's start, end and cancel carry none. */
+const totalOf = (event: VetoRevealEvent) => ('total' in event ? event.total : 0);
+
 const clamp = (value: number, total: number) => Math.max(0, Math.min(value, total));
 
 /** How many steps the HUD shows: all of them in instant mode, the revealed ones (at most all) otherwise. */
-export function revealedCount(context: VetoRevealInput, total: number): number {
+export function revealedCount(context: RevealSetting, total: number): number {
   return context.instant ? total : clamp(context.revealed, total);
 }
 
@@ -33,29 +50,52 @@ export const vetoRevealMachine = setup({
   types: {} as { context: VetoRevealInput; input: VetoRevealInput; events: VetoRevealEvent },
   guards: {
     isInstant: ({ context }) => context.instant,
-    canRevealMore: ({ context, event }) => revealedCount(context, event.total) < event.total,
-    canHideOne: ({ context, event }) => revealedCount(context, event.total) > 0,
-    isNotAllShown: ({ context, event }) => revealedCount(context, event.total) !== event.total,
+    canRevealMore: ({ context, event }) => revealedCount(context, totalOf(event)) < totalOf(event),
+    canHideOne: ({ context, event }) => revealedCount(context, totalOf(event)) > 0,
+    isNotAllShown: ({ context, event }) => revealedCount(context, totalOf(event)) !== totalOf(event),
     // Judged on the stored count, not on what shows now: with no veto on screen, a reset must
     // still make the next veto start hidden.
     hasRevealed: ({ context }) => context.revealed > 0,
+    revealsMoreThanThereAre: ({ context, event }) => context.revealed > totalOf(event),
+    hasBackup: ({ context }) => context.beforeSession !== null,
   },
   actions: {
-    revealNext: assign(({ context, event }) => ({ revealed: revealedCount(context, event.total) + 1 })),
-    hideLast: assign(({ context, event }) => ({ revealed: revealedCount(context, event.total) - 1 })),
-    revealAll: assign(({ event }) => ({ revealed: event.total })),
+    revealNext: assign(({ context, event }) => ({ revealed: revealedCount(context, totalOf(event)) + 1 })),
+    hideLast: assign(({ context, event }) => ({ revealed: revealedCount(context, totalOf(event)) - 1 })),
+    revealAll: assign(({ event }) => ({ revealed: totalOf(event) })),
+    // A step played again after an undo is a new step: in progressive mode it waits to be revealed.
+    forgetRemovedSteps: assign(({ event }) => ({ revealed: totalOf(event) })),
     hideAll: assign({ revealed: 0 }),
     markInstant: assign({ instant: true }),
     // Progressive mode starts from what is on screen.
     markProgressive: assign(({ context, event }) => ({
       instant: false,
-      revealed: revealedCount(context, event.total),
+      revealed: revealedCount(context, totalOf(event)),
     })),
+    // The new session starts with no steps, so nothing of the old veto's count carries over.
+    openSession: assign(({ context, event }) => {
+      const { instant, revealed, beforeSession } = context;
+      const keepsOlder = event.type === 'veto.reveal.sessionStarted' && event.replacesUnfinished;
+      return { beforeSession: (keepsOlder ? beforeSession : null) ?? { instant, revealed }, revealed: 0 };
+    }),
+    restoreBeforeSession: assign(({ context }) => ({ ...context.beforeSession, beforeSession: null })),
+    dropBackup: assign({ beforeSession: null }),
   },
 }).createMachine({
   id: 'vetoReveal',
   context: ({ input }) => input,
   initial: 'progressive',
+  on: {
+    'veto.reveal.sessionStarted': { actions: 'openSession' },
+    'veto.reveal.stepsRemoved': { guard: 'revealsMoreThanThereAre', actions: 'forgetRemovedSteps' },
+    // Through progressive, which moves on to instant when the restored reveal was instant.
+    'veto.reveal.sessionCancelled': {
+      guard: 'hasBackup',
+      target: '.progressive',
+      actions: 'restoreBeforeSession',
+    },
+    'veto.reveal.sessionEnded': { guard: 'hasBackup', actions: 'dropBackup' },
+  },
   states: {
     progressive: {
       description: 'The operator reveals steps one at a time',

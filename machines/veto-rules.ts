@@ -7,7 +7,8 @@
 export const BO_FORMATS = ['bo1', 'bo3', 'bo5'] as const;
 export type BoFormat = (typeof BO_FORMATS)[number];
 export type Side = 'A' | 'B';
-export type StepType = 'ban' | 'pick' | 'decider';
+export const STEP_TYPES = ['ban', 'pick', 'decider'] as const;
+export type StepType = (typeof STEP_TYPES)[number];
 
 export interface Team {
   name: string;

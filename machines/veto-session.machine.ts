@@ -72,6 +72,12 @@ export function explainSelection(session: VetoSession | null, map: string): stri
 export const isSessionComplete = (session: VetoSession) =>
   session.steps.length === stepOrder(session.boFormat, session.pool.length).length;
 
+/**
+ * A session still in progress. A new veto_start replacing one keeps what was there before it; one
+ * replacing a finished session keeps the finished veto, which is what was on the HUD.
+ */
+const isUnfinished = (session: VetoSession | null) => session !== null && !isSessionComplete(session);
+
 /** The step a selection makes, and the decider with it when only the decider is left. */
 function stepsAfterSelection(session: VetoSession, map: string): VetoStep[] {
   const turn = nextStep(session.boFormat, session.pool.length, session.firstBanner, session.steps.length);
@@ -165,18 +171,37 @@ export const vetoSessionMachine = setup({
         lastImport: { requestId: context.importing?.requestId ?? '', ok: false, error: { code, message } },
       };
     }),
+    // Both read the session being replaced: they run before startSession.
     startMatchVeto: sendTo(
       ({ system }) => system.get(SYSTEM_ID.match),
-      ({ event }) => {
+      ({ context, event }) => {
         assertEvent(event, 'veto.start');
         return {
           type: 'match.veto.sessionStarted',
           teamA: event.teamA,
           teamB: event.teamB,
           boFormat: event.boFormat,
+          replacesUnfinished: isUnfinished(context.session),
         };
       },
     ),
+    startRevealSession: sendTo(
+      ({ system }) => system.get(SYSTEM_ID.vetoReveal),
+      ({ context }) => ({
+        type: 'veto.reveal.sessionStarted',
+        replacesUnfinished: isUnfinished(context.session),
+      }),
+    ),
+    forgetRemovedReveals: sendTo(
+      ({ system }) => system.get(SYSTEM_ID.vetoReveal),
+      ({ context: { session } }) => ({ type: 'veto.reveal.stepsRemoved', total: session?.steps.length ?? 0 }),
+    ),
+    cancelRevealSession: sendTo(({ system }) => system.get(SYSTEM_ID.vetoReveal), {
+      type: 'veto.reveal.sessionCancelled',
+    }),
+    endRevealSession: sendTo(({ system }) => system.get(SYSTEM_ID.vetoReveal), {
+      type: 'veto.reveal.sessionEnded',
+    }),
     syncMatchVeto: sendTo(
       ({ system }) => system.get(SYSTEM_ID.match),
       ({ context: { session } }) => ({
@@ -213,14 +238,18 @@ export const vetoSessionMachine = setup({
         'veto.start': {
           guard: 'isPlayablePool',
           target: '.active',
-          actions: ['startSession', 'startMatchVeto'],
+          actions: ['startMatchVeto', 'startRevealSession', 'startSession'],
         },
-        'veto.set': { guard: 'followsRules', target: '.none', actions: ['endSession', 'applyMatchVeto'] },
-        'veto.reset': { target: '.none', actions: ['endSession', 'resetMatchVeto'] },
+        'veto.set': {
+          guard: 'followsRules',
+          target: '.none',
+          actions: ['endSession', 'applyMatchVeto', 'endRevealSession'],
+        },
+        'veto.reset': { target: '.none', actions: ['endSession', 'resetMatchVeto', 'endRevealSession'] },
         'xstate.done.actor.matchImport': {
           guard: 'importShouldApply',
           target: '.none',
-          actions: ['endSession', 'applyMatchVeto'],
+          actions: ['endSession', 'applyMatchVeto', 'endRevealSession'],
         },
       },
       states: {
@@ -234,9 +263,12 @@ export const vetoSessionMachine = setup({
             'veto.undo': {
               guard: 'hasSteps',
               target: '.inProgress',
-              actions: ['undoLastStep', 'syncMatchVeto'],
+              actions: ['undoLastStep', 'syncMatchVeto', 'forgetRemovedReveals'],
             },
-            'veto.cancel': { target: 'none', actions: ['endSession', 'cancelMatchVeto'] },
+            'veto.cancel': {
+              target: 'none',
+              actions: ['endSession', 'cancelMatchVeto', 'cancelRevealSession'],
+            },
           },
           states: {
             inProgress: {

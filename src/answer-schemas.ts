@@ -3,9 +3,21 @@
  * the reveal. The views build these shapes; the WebSocket protocol and docs/asyncapi.json use the
  * same schemas, and the tests check real messages against them.
  */
-import type { Static } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
-import { BoFormatSchema, OneOf, SceneSchema, SideSchema, TeamFormatSchema, TeamSchema } from './schemas.ts';
+import { OBS_REASONS } from '../machines/vocabulary.ts';
+import {
+  BoFormatSchema,
+  ObserverModeSchema,
+  OneOf,
+  PositionSchema,
+  SceneSchema,
+  SideSchema,
+  StatsProviderSchema,
+  StepTypeSchema,
+  TeamFormatSchema,
+  TeamSchema,
+} from './schemas.ts';
 
 export const RosterEntrySchema = Type.Object({
   slot: Type.Integer({ minimum: 0, maximum: 9 }),
@@ -15,6 +27,10 @@ export const RosterEntrySchema = Type.Object({
 export const ObsStatusSchema = Type.Object({
   connection: OneOf(['connected', 'connecting', 'disconnected'] as const),
   replayBufferActive: Type.Boolean(),
+  reason: Type.Union([OneOf(OBS_REASONS), Type.Null()], {
+    description:
+      'Why OBS is not connected: switched_off (in the settings), refused (nothing listens there, or not OBS), auth_failed (wrong password), unreachable (no route, unknown host, timeout), bad_url, closed (any other end); null while connected and before the first try fails',
+  }),
 });
 
 export const StorageStatusSchema = Type.Object(
@@ -49,7 +65,7 @@ export const HudStateSchema = Type.Object(
 export type HudState = Static<typeof HudStateSchema>;
 
 export const StepViewSchema = Type.Object({
-  type: OneOf(['ban', 'pick', 'decider'] as const),
+  type: StepTypeSchema,
   team: Type.Union([SideSchema, Type.Null()]),
   map: Type.String({ description: 'Full map name, de_mirage' }),
 });
@@ -96,7 +112,7 @@ export const VetoStatusSchema = Type.Union([
       complete: Type.Boolean(),
       nextStep: Type.Union([
         Type.Object({
-          type: OneOf(['ban', 'pick', 'decider'] as const),
+          type: StepTypeSchema,
           team: Type.Union([SideSchema, Type.Null()]),
         }),
         Type.Null(),
@@ -117,3 +133,54 @@ export const RevealViewSchema = Type.Object({
 export type RevealView = Static<typeof RevealViewSchema>;
 
 export const ColorPresetSchema = Type.Object({ id: Type.String(), name: Type.String() });
+
+const OverlaySchema = Type.Object({ enabled: Type.Boolean(), position: PositionSchema });
+
+/** Sponsor overlay, event badge and smart observer: what set_sponsor_overlay & co. change. */
+export const ProductionSchema = Type.Object({
+  sponsorOverlay: OverlaySchema,
+  eventBadge: OverlaySchema,
+  smartObserver: Type.Object({
+    enabled: Type.Boolean(),
+    mode: ObserverModeSchema,
+    cinematicEnabled: Type.Boolean(),
+  }),
+});
+
+/** The player the stats panel shows. */
+export const PlayerStatsSchema = Type.Object({
+  slot: Type.Integer({ minimum: 0, maximum: 9 }),
+  provider: Type.Optional(StatsProviderSchema),
+  name: Type.Optional(Type.String()),
+});
+
+/** A command as GET /api/actions lists it. */
+export const ActionDescriptorSchema = Type.Object({
+  id: Type.String({ description: 'Command name' }),
+  description: Type.String({ description: 'In English' }),
+  needsMainWindow: Type.Boolean({ description: 'The command fails while the main window is closed' }),
+  payload: Type.Union([Type.Unsafe<TSchema>({ type: 'object', additionalProperties: true }), Type.Null()], {
+    description: 'JSON Schema of the payload; null when the command takes none',
+  }),
+});
+export type ActionDescriptor = Static<typeof ActionDescriptorSchema>;
+
+/** Every failure, over HTTP and in WebSocket results. */
+export const ErrorEnvelopeSchema = Type.Object({
+  ok: Type.Literal(false),
+  error: Type.String({ description: 'Error code (docs/errors.md)' }),
+  message: Type.String({ description: 'What went wrong, for a person' }),
+});
+
+/** One entry of the recent-requests list of the panel. */
+export const RequestRecordSchema = Type.Object({
+  time: Type.String({ description: 'ISO 8601' }),
+  transport: OneOf(['http', 'ws', 'app'] as const, {
+    description: 'http and ws: the automation server; app: the operator app',
+  }),
+  request: Type.String({ description: 'POST /api/actions/veto_select, trigger veto_select, connect …' }),
+  status: Type.Integer(),
+  error: Type.Optional(Type.String({ description: 'The error code of a failure' })),
+  address: Type.String({ description: 'The sender address' }),
+});
+export type RequestRecord = Static<typeof RequestRecordSchema>;

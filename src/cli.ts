@@ -1,129 +1,228 @@
 #!/usr/bin/env node
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
 import { defaultDataDir } from './data-dir.ts';
-import { importSourcesFromEnv } from './import/import-sources.ts';
-import { DEFAULT_PORT, startServer } from './server.ts';
+import type { ImportSources } from './import/import-sources.ts';
+import { IMPORT_SOURCE_ENV, importSourcesFromEnv } from './import/import-sources.ts';
+import { createLogger, defaultLogFormat, LOG_FORMATS, LOG_LEVELS } from './logger.ts';
+import type { SettingsChange } from './saved-state.ts';
+import { DEFAULT_APP_PORT, DEFAULT_PORT, startServer } from './server.ts';
 import { TOKEN_FILE } from './service.ts';
+import { VERSION } from './version.ts';
 
 const USAGE = `hud-automation: local automation server for a CS2 broadcast HUD
 
 Usage:
   hud-automation serve [options]       run the server (the default command)
   hud-automation token [--regenerate]  show the access token for local-network devices (or make a new one)
-  hud-automation lan on|off            switch local network mode of the running server
+  hud-automation lan on|off            switch local network mode of the running server, and save it
 
 
 Options:
-  --port N             port for HTTP and WebSocket (default ${DEFAULT_PORT}; 0 picks a free one)
+  --port N             port of the automation server, HTTP and WebSocket (default ${DEFAULT_PORT}; 0 picks a free one)
+  --app-port N         port of the application server: the operator app and its pages (default ${DEFAULT_APP_PORT})
   --data-dir DIR       where the state is kept (default: the user's data directory)
   --headless           no application shell: the main window counts as open and signed in
   --subscription       an active subscription (enables the smart observer)
-  --lan                turn local network mode on (devices on the local network, with the token)
-  --obs-url URL        OBS WebSocket address (default ws://127.0.0.1:4455)
-  --obs-password PW    OBS WebSocket password
-  --no-obs             do not connect to OBS
-  --log-level LEVEL    fatal, error, warn, info, debug, trace (default info)
+  --lan                local network mode on for this run (devices on the local network, with the token)
+  --obs-url URL        OBS WebSocket address for this run, ws://host:port (saved default ws://127.0.0.1:4455)
+  --obs-password PW    OBS WebSocket password for this run
+  --no-obs             do not connect to OBS in this run
+  --log-level LEVEL    fatal, error, warn, info, debug (every request), trace, silent (default info)
+  --log-format FORMAT  pretty or json (default: pretty on a terminal, json otherwise)
   --inspect            relay the machines to the Stately inspector (open the printed address)
   --inspect-port N     port of the inspector page (default ${DEFAULT_PORT + 1})
   --regenerate         with token: make a new token (remote devices are disconnected)
+  -v, --version        the version
   -h, --help           this text
+
+Flags and environment variables hold for the run they are given to and are never saved; the saved
+settings change through the panel API (hud-automation lan on|off, POST /internal/settings).
 
 Environment: HUD_OBS_URL, HUD_OBS_PASSWORD, HUD_FACEIT_URL, HUD_FACEIT_DATA_API_URL, HUD_HLTV_URL, FACEIT_API_KEY.
 `;
 
+/** A mistake in how the command was called: exit code 2, with the usage when the command itself is wrong. */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly showUsage: boolean,
+  ) {
+    super(message);
+  }
+}
+
+const COMMANDS = ['serve', 'token', 'lan'];
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        'app-port': { type: 'string' },
+        'data-dir': { type: 'string' },
+        headless: { type: 'boolean' },
+        subscription: { type: 'boolean' },
+        lan: { type: 'boolean' },
+        'obs-url': { type: 'string' },
+        'obs-password': { type: 'string' },
+        'no-obs': { type: 'boolean' },
+        'log-level': { type: 'string' },
+        'log-format': { type: 'string' },
+        inspect: { type: 'boolean' },
+        'inspect-port': { type: 'string' },
+        regenerate: { type: 'boolean' },
+        version: { type: 'boolean', short: 'v' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown flags and missing values.
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_'))
+      throw new UsageError((error as Error).message, true);
+    throw error;
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      port: { type: 'string' },
-      'data-dir': { type: 'string' },
-      headless: { type: 'boolean' },
-      subscription: { type: 'boolean' },
-      lan: { type: 'boolean' },
-      'obs-url': { type: 'string' },
-      'obs-password': { type: 'string' },
-      'no-obs': { type: 'boolean' },
-      'log-level': { type: 'string' },
-      inspect: { type: 'boolean' },
-      'inspect-port': { type: 'string' },
-      regenerate: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const command = positionals[0] ?? 'serve';
-  if (values.help || !['serve', 'token', 'lan'].includes(command)) {
-    process.stdout.write(USAGE);
-    process.exitCode = values.help ? 0 : 2;
+  const { values, positionals } = parse(argv);
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
     return;
   }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const command = positionals[0] ?? 'serve';
+  if (!COMMANDS.includes(command)) throw new UsageError(`unknown command: ${command}`, true);
   const port = portOf(values.port, DEFAULT_PORT, '--port');
   const dataDir = values['data-dir'] ?? defaultDataDir();
   if (command === 'token') return printToken(port, dataDir, values.regenerate ?? false);
   if (command === 'lan') return switchLan(port, positionals[1]);
+  if (positionals.length > 1) throw new UsageError(`serve takes no arguments: ${positionals[1]}`, true);
 
+  const env = process.env;
+  const sources = sourcesOf(env);
+  const overrides = overridesOf(values, env, sources);
+  const logger = createLogger({
+    level: oneOf(LOG_LEVELS, values['log-level'] ?? 'info', '--log-level'),
+    format: oneOf(LOG_FORMATS, values['log-format'] ?? defaultLogFormat(process.stdout), '--log-format'),
+  });
   // Loaded only when asked for: the inspector client is not part of a normal start.
   const inspector = values.inspect
     ? await import('./inspector.ts').then(({ startInspector }) =>
         startInspector({ port: portOf(values['inspect-port'], DEFAULT_PORT + 1, '--inspect-port') }),
       )
     : null;
-  const logger = pino({ level: values['log-level'] ?? 'info', redact: ['*.password', '*.token', 'token'] });
-  const env = process.env;
-  const sources = importSourcesFromEnv(env);
-  const obsUrl = values['obs-url'] ?? env.HUD_OBS_URL;
-  const obsPassword = values['obs-password'] ?? env.HUD_OBS_PASSWORD;
+  const { faceitApiKey } = sources;
   const server = await startServer({
     port,
+    appPort: portOf(values['app-port'], DEFAULT_APP_PORT, '--app-port'),
     logger,
     dataDir,
     headless: values.headless ?? false,
     subscriptionActive: values.subscription ?? false,
-    overrides: {
-      ...(values.lan ? { lanMode: true } : {}),
-      obs: {
-        ...(obsUrl ? { url: obsUrl } : {}),
-        ...(obsPassword !== undefined ? { password: obsPassword } : {}),
-        ...(values['no-obs'] ? { enabled: false } : {}),
-      },
-      sources: {
-        faceitUrl: sources.faceitUrl,
-        faceitDataApiUrl: sources.faceitDataApiUrl,
-        hltvUrl: sources.hltvUrl,
-      },
-    },
-    ...(sources.faceitApiKey ? { faceitApiKey: sources.faceitApiKey } : {}),
+    overrides,
+    ...(faceitApiKey ? { faceitApiKey } : {}),
     ...(inspector ? { inspect: inspector.inspect } : {}),
   });
   const stop = (signal: string) => {
-    logger.info({ signal }, 'stopping: saving the state');
+    logger.info({ signal }, 'stopping: open requests finish, WebSocket clients are told, the state is saved');
     server
       .close()
       .then(() => inspector?.close())
       .then(
-        () => process.exit(0),
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
         (error: unknown) => {
           logger.error({ err: error }, `could not stop cleanly: ${(error as Error).message}`);
           process.exit(1);
         },
       );
   };
+  // Once each: a second Ctrl-C ends the process at once, without waiting for open requests.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   // Announced last, in one write: whoever reads it can stop the server and knows every address.
   const inspectorLine = inspector ? `  Inspector ${inspector.url}\n` : '';
+  const automation = server.app.server.listening
+    ? `  HTTP      ${server.httpUrl}\n  WebSocket ${server.wsUrl}\n`
+    : '  Automation server switched off (operator app: Integrations > Local automation)\n';
   process.stdout.write(
-    `hud-automation ready\n  HTTP      ${server.httpUrl}\n  WebSocket ${server.wsUrl}\n${inspectorLine}`,
+    `hud-automation ready\n  Operator app  ${server.signInUrl()}\n${automation}${inspectorLine}`,
   );
+}
+
+type Values = ReturnType<typeof parse>['values'];
+
+const SOURCE_KEYS = ['faceitUrl', 'faceitDataApiUrl', 'hltvUrl'] as const;
+
+/**
+ * What the flags and the environment set for this run only: they win over the saved settings and
+ * are never saved (lasting changes go through POST /internal/settings).
+ */
+function overridesOf(values: Values, env: NodeJS.ProcessEnv, sources: ImportSources): SettingsChange {
+  const fromEnv = (name: string) => env[name]?.trim() || undefined;
+  const obsUrl = values['obs-url'] ?? fromEnv('HUD_OBS_URL');
+  const obsPassword = values['obs-password'] ?? env.HUD_OBS_PASSWORD;
+  return {
+    ...(values.lan ? { lanMode: true } : {}),
+    obs: {
+      ...(obsUrl !== undefined
+        ? { url: obsUrlOf(obsUrl, values['obs-url'] ? '--obs-url' : 'HUD_OBS_URL') }
+        : {}),
+      ...(obsPassword !== undefined ? { password: obsPassword } : {}),
+      ...(values['no-obs'] ? { enabled: false } : {}),
+    },
+    // Only the sources the environment names: the others keep their saved values.
+    sources: Object.fromEntries(
+      SOURCE_KEYS.filter((key) => fromEnv(IMPORT_SOURCE_ENV[key])).map((key) => [key, sources[key]]),
+    ),
+  };
+}
+
+function sourcesOf(env: NodeJS.ProcessEnv): ImportSources {
+  try {
+    return importSourcesFromEnv(env);
+  } catch (error) {
+    throw new UsageError((error as Error).message, false);
+  }
+}
+
+/**
+ * obs-websocket listens on ws://host:port (wss:// behind a TLS proxy). Checked at start: `localhost:4455`
+ * parses as a URL of scheme "localhost:" and would fail every retry instead.
+ */
+function obsUrlOf(text: string, name: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    // Reported below, with the form it should have.
+  }
+  if ((url?.protocol === 'ws:' || url?.protocol === 'wss:') && url.hostname !== '') return text;
+  const guess = text.includes('://') ? '' : ` (did you mean ws://${text}?)`;
+  throw new UsageError(
+    `${name} must be an OBS WebSocket address of the form ws://host:port, such as ws://127.0.0.1:4455; got "${text}"${guess}`,
+    false,
+  );
+}
+
+function oneOf<T extends string>(allowed: readonly T[], text: string, flag: string): T {
+  if ((allowed as readonly string[]).includes(text)) return text as T;
+  throw new UsageError(`${flag} must be one of ${allowed.join(', ')}; got "${text}"`, false);
 }
 
 function portOf(text: string | undefined, fallback: number, flag: string): number {
   const port = text === undefined ? fallback : Number(text);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`${flag}: not a port number: ${text}`);
+    throw new UsageError(`${flag}: not a port number: ${text}`, false);
   return port;
 }
 
@@ -160,7 +259,8 @@ async function printToken(port: number, dataDir: string, regenerate: boolean): P
 }
 
 async function switchLan(port: number, mode: string | undefined): Promise<void> {
-  if (mode !== 'on' && mode !== 'off') throw new Error('usage: hud-automation lan on|off');
+  if (mode !== 'on' && mode !== 'off')
+    throw new UsageError(`lan takes on or off; got ${mode ?? 'nothing'}`, true);
   await askPanel(port, 'POST', '/internal/settings', { lanMode: mode === 'on' });
   process.stdout.write(`local network mode ${mode}\n`);
 }
@@ -170,5 +270,9 @@ const isConnectionRefused = (error: unknown) =>
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`hud-automation: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (error instanceof UsageError) {
+    process.stderr.write(error.showUsage ? `\n${USAGE}` : 'hud-automation --help lists the options.\n');
+    process.exit(2);
+  }
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 /**
  * The data directory: where it is, and what start-up does to it before anything is read. It holds
- * secrets (the access token; state.json and the journal hold the OBS password), so it is created
+ * secrets (the access token, the sign-in key; state.json and the journal hold the OBS password), so it is created
  * owner-only and the files in it are narrowed to owner-only.
  */
 import { access, chmod, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
@@ -10,17 +10,19 @@ import envPaths from 'env-paths';
 export const STATE_FILE = 'state.json';
 export const JOURNAL_FILE = 'state.journal';
 export const TOKEN_FILE = 'access-token';
+export const SIGN_IN_KEY_FILE = 'sign-in-key';
 export const LOCK_FILE = 'server.lock';
 
 /** Files that hold a secret: readable by their owner only. */
-const SECRET_FILES = [STATE_FILE, JOURNAL_FILE, TOKEN_FILE];
+const SECRET_FILES = [STATE_FILE, JOURNAL_FILE, TOKEN_FILE, SIGN_IN_KEY_FILE];
 
 /**
- * Temporary files of an interrupted write: write-file-atomic's `access-token.<number>`, the store's
+ * Temporary files of an interrupted write: write-file-atomic's `access-token.<number>` and
+ * `sign-in-key.<number>`, the store's
  * `state.json.tmp`, steno's `.state.json.tmp` from earlier versions.
  */
 const LEFTOVER = new RegExp(
-  `^(?:${TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+)$`,
+  `^(?:${TOKEN_FILE}\\.\\d+|${SIGN_IN_KEY_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+)$`,
 );
 
 // Windows has no POSIX modes: there the files rely on the ACL of the user's profile folder.

@@ -1,28 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
-import { DefaultErrorFunction, SetErrorFunction, ValueErrorType } from '@sinclair/typebox/errors';
 import { isMainWindowReady } from '../machines/host.machine.ts';
 import { coerceStrings } from './coerce.ts';
-import type { Caller } from './commands/command.ts';
 import type { CommandRegistry } from './commands/registry.ts';
 import { invalidPayload, ServiceError, unavailable } from './errors.ts';
 import type { HudSystem } from './hud-system.ts';
+import { explainPayload } from './payload-errors.ts';
 import type { StateHub } from './state-hub.ts';
 import type { HudState } from './views.ts';
-
-SetErrorFunction((error) => {
-  if (error.errorType === ValueErrorType.ObjectMinProperties) {
-    const fields = Object.keys((error.schema as { properties?: object }).properties ?? {});
-    return `send at least one of ${fields.join(', ')}`;
-  }
-  if (error.errorType === ValueErrorType.ObjectAdditionalProperties) return 'unknown field';
-  if (error.errorType === ValueErrorType.ObjectRequiredProperty) return 'is required';
-  if (error.errorType === ValueErrorType.Union && error.schema.anyOf?.every((s: TSchema) => 'const' in s)) {
-    return `must be one of ${error.schema.anyOf.map((s: TSchema) => s.const).join(', ')}`;
-  }
-  return DefaultErrorFunction(error);
-});
 
 export interface CommandAnswer {
   ok: true;
@@ -48,9 +34,7 @@ export function checkPayload(id: string, check: TypeCheck<TSchema> | null, raw: 
   if (!isPlainObject(raw)) throw invalidPayload(`${id}: the payload must be a JSON object`);
   const value = coerceStrings(check.Schema(), raw);
   if (check.Check(value)) return value;
-  const error = check.Errors(value).First();
-  const field = error?.path ? error.path.slice(1).replaceAll('/', '.') : 'payload';
-  throw invalidPayload(`${id}: ${field}: ${error?.message ?? 'is not valid'}`);
+  throw invalidPayload(`${id}: ${explainPayload(check, value)}`);
 }
 
 /**
@@ -65,7 +49,7 @@ export class Dispatcher {
     private readonly store: SaveBarrier,
   ) {}
 
-  async dispatch(action: string, raw: unknown, caller: Caller): Promise<CommandAnswer> {
+  async dispatch(action: string, raw: unknown): Promise<CommandAnswer> {
     const entry = this.registry.get(action);
     if (!entry)
       throw new ServiceError('unknown_action', `unknown action "${action}": GET /api/actions lists them`);
@@ -73,7 +57,7 @@ export class Dispatcher {
     const payload = checkPayload(command.id, check, raw);
     if (command.needsMainWindow) this.#requireMainWindow(command.id);
 
-    const context = { hud: this.hud, hub: this.hub, caller, requestId: randomUUID() };
+    const context = { hud: this.hud, hub: this.hub, requestId: randomUUID() };
     let result = this.hub.batch(() => command.run(context, payload));
     if (result instanceof Promise) {
       result = await result;
@@ -97,8 +81,8 @@ export class Dispatcher {
     if (isMainWindowReady(host)) return;
     throw unavailable(
       host.mainWindowOpen
-        ? `${id} needs you signed in: sign in in the main application window`
-        : `${id} needs the main application window: open it and sign in`,
+        ? `${id} needs the main window signed in: sign in in the operator app (the address hud-automation printed at start)`
+        : `${id} needs the main window: open the operator app (the address hud-automation printed at start) and sign in, or start hud-automation with --headless when no operator app runs around it`,
     );
   }
 }

@@ -55,8 +55,6 @@ export interface HudSystemOptions {
 
 export function startHudSystem({ input, machine = supervisorMachine, inspect }: HudSystemOptions): HudSystem {
   const actors = new Map<ActorKey, AnyActorRef>();
-  // Views read all snapshots for every answer: build the record once per change, not per read.
-  let cached: Snapshots | null = null;
   const boot = (from: HudInput) => {
     const root = createActor(machine, { input: from, ...(inspect ? { inspect } : {}) });
     root.start();
@@ -64,9 +62,7 @@ export function startHudSystem({ input, machine = supervisorMachine, inspect }: 
       const ref = root.system.get(SYSTEM_ID[key]);
       if (!ref) throw new Error(`actor ${SYSTEM_ID[key]} did not start`);
       actors.set(key, ref);
-      ref.subscribe(() => (cached = null));
     }
-    cached = null;
     return root;
   };
   let root = boot(input);
@@ -76,9 +72,7 @@ export function startHudSystem({ input, machine = supervisorMachine, inspect }: 
     send: (key, event) => ref(key).send(event),
     snapshot: <K extends ActorKey>(key: K) => ref(key).getSnapshot() as SnapshotOf<K>,
     snapshots: () =>
-      (cached ??= Object.fromEntries(
-        ACTOR_KEYS.map((key) => [key, actors.get(key)?.getSnapshot()]),
-      ) as unknown as Snapshots),
+      Object.fromEntries(ACTOR_KEYS.map((key) => [key, ref(key).getSnapshot()])) as unknown as Snapshots,
     restart: (from) => {
       root.stop();
       root = boot(from);

@@ -1,14 +1,6 @@
-/** The recent requests the panel lists: when, how, what, with what result, from where. */
-export interface RequestRecord {
-  time: string;
-  transport: 'http' | 'ws';
-  /** `POST /api/actions/veto_select`, `GET /api/state`, `trigger veto_select`, `connect` … */
-  request: string;
-  status: number;
-  /** The error code of a failure; absent on success. */
-  error?: string;
-  address: string;
-}
+import type { RequestRecord } from './answer-schemas.ts';
+
+export type { RequestRecord };
 
 export const RECENT_REQUESTS = 300;
 
@@ -19,15 +11,25 @@ export class RecentRequests {
   readonly #ring: Stamped[] = [];
   #next = 0;
 
+  /** Called with each new record while someone shows the list live (the operator app). */
+  onAdd: ((record: RequestRecord) => void) | null = null;
+
   /** Stamps the record with the time now (formatted only when the list is read). */
   add(record: Omit<RequestRecord, 'time'>): void {
-    this.#ring[this.#next] = { ...record, at: Date.now() };
+    const stamped = { ...record, at: Date.now() };
+    this.#ring[this.#next] = stamped;
     this.#next = (this.#next + 1) % RECENT_REQUESTS;
+    this.onAdd?.(formatted(stamped));
   }
 
   /** Newest first. */
   list(): RequestRecord[] {
     const ordered = [...this.#ring.slice(this.#next), ...this.#ring.slice(0, this.#next)].reverse();
-    return ordered.map(({ at, ...record }) => ({ time: new Date(at).toISOString(), ...record }));
+    return ordered.map(formatted);
   }
 }
+
+const formatted = ({ at, ...record }: Stamped): RequestRecord => ({
+  time: new Date(at).toISOString(),
+  ...record,
+});

@@ -12,13 +12,13 @@ import type { ProductionInput } from '../machines/production.machine.ts';
 import type { SceneWindowInput } from '../machines/scene-window.machine.ts';
 import type { VetoRevealInput } from '../machines/veto-reveal.machine.ts';
 import type { VetoSessionInput } from '../machines/veto-session.machine.ts';
+import { ProductionSchema } from './answer-schemas.ts';
 import {
   BoFormatSchema,
-  ObserverModeSchema,
-  OneOf,
-  PositionSchema,
   SceneSchema,
   SideSchema,
+  StepTypeSchema,
+  strict,
   TeamFormatSchema,
   TeamSchema,
 } from './schemas.ts';
@@ -26,7 +26,7 @@ import {
 export const SAVED_STATE_VERSION = 1;
 
 const Step = Type.Object({
-  type: OneOf(['ban', 'pick', 'decider'] as const),
+  type: StepTypeSchema,
   team: Type.Optional(SideSchema),
   map: Type.String(),
 });
@@ -57,6 +57,8 @@ const Match = Type.Composite([
   }),
 ]);
 
+const RevealSetting = Type.Object({ instant: Type.Boolean(), revealed: Type.Integer({ minimum: 0 }) });
+
 const VetoSession = Type.Object({
   session: Type.Union([
     Type.Object({
@@ -69,17 +71,9 @@ const VetoSession = Type.Object({
   ]),
 });
 
-const Overlay = Type.Object({ enabled: Type.Boolean(), position: PositionSchema });
-const Panel = Type.Object({ visible: Type.Union([Type.Boolean(), Type.Null()]) });
-
-export const ProductionSchema = Type.Object({
-  sponsorOverlay: Overlay,
-  eventBadge: Overlay,
-  smartObserver: Type.Object({
-    enabled: Type.Boolean(),
-    mode: ObserverModeSchema,
-    cinematicEnabled: Type.Boolean(),
-  }),
+const Panel = Type.Object({
+  visible: Type.Union([Type.Boolean(), Type.Null()]),
+  hideAt: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
 });
 
 export const ObsSettingsSchema = Type.Object({
@@ -94,10 +88,16 @@ export const ImportSourcesSchema = Type.Object({
   hltvUrl: Type.String(),
 });
 
+export const AutomationSettingsSchema = Type.Object({
+  enabled: Type.Boolean({ description: 'Enable local automation server: the automation port is open' }),
+});
+
 export const SettingsSchema = Type.Object({
   lanMode: Type.Boolean(),
   obs: ObsSettingsSchema,
   sources: ImportSourcesSchema,
+  // Absent in files of earlier versions: the server is on, as it was then.
+  automation: Type.Optional(AutomationSettingsSchema),
 });
 
 export const SavedStateSchema = Type.Object({
@@ -111,7 +111,10 @@ export const SavedStateSchema = Type.Object({
   }),
   match: Match,
   vetoSession: VetoSession,
-  vetoReveal: Type.Object({ instant: Type.Boolean(), revealed: Type.Integer({ minimum: 0 }) }),
+  vetoReveal: Type.Composite([
+    RevealSetting,
+    Type.Object({ beforeSession: Type.Optional(Type.Union([RevealSetting, Type.Null()])) }),
+  ]),
   sceneWindow: Type.Object({ scene: Type.Union([SceneSchema, Type.Null()]) }),
   panels: Type.Object({ scoreboard: Panel, vetoPanel: Panel, stats: Panel, overlay: Panel }),
   production: ProductionSchema,
@@ -120,14 +123,52 @@ export const SavedStateSchema = Type.Object({
 export type SavedState = Static<typeof SavedStateSchema>;
 export type Settings = Static<typeof SettingsSchema>;
 
+/** A change of the settings that last (POST /internal/settings): at least one part, each partial. */
+export const SettingsChangeSchema = Type.Object(
+  {
+    lanMode: Type.Optional(Type.Boolean()),
+    obs: Type.Optional(Type.Partial(ObsSettingsSchema, strict)),
+    sources: Type.Optional(Type.Partial(ImportSourcesSchema, strict)),
+    automation: Type.Optional(Type.Partial(AutomationSettingsSchema, strict)),
+  },
+  { ...strict, minProperties: 1 },
+);
+export type SettingsChange = Static<typeof SettingsChangeSchema>;
+
+/** The settings as the panel shows them: the OBS password only as set or not. */
+export const PublicSettingsSchema = Type.Object({
+  lanMode: Type.Boolean(),
+  obs: Type.Object({ url: Type.String(), enabled: Type.Boolean(), passwordSet: Type.Boolean() }),
+  sources: ImportSourcesSchema,
+  automation: AutomationSettingsSchema,
+});
+export type PublicSettings = Static<typeof PublicSettingsSchema>;
+
+export function publicSettings(settings: Settings): PublicSettings {
+  const { password, ...obs } = settings.obs;
+  return {
+    lanMode: settings.lanMode,
+    obs: { ...obs, passwordSet: password !== '' },
+    sources: settings.sources,
+    automation: { enabled: automationEnabled(settings) },
+  };
+}
+
+/** Whether the automation port should be open: on unless the operator switched it off. */
+export function automationEnabled(settings: Settings): boolean {
+  return settings.automation?.enabled ?? true;
+}
+
 // The schema and the machines describe the same data: these fail to compile when they drift apart.
+// Fields added after the first saved states are optional in the file (absent reads as null, see
+// hudInputFrom), so the machines' inputs are compared with the file's fields all present.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const agree = <T extends true>(): T => true as T;
 agree<Same<SavedState['match'], MatchInput>>();
 agree<Same<SavedState['vetoSession'], VetoSessionInput>>();
-agree<Same<SavedState['vetoReveal'], VetoRevealInput>>();
+agree<Same<Required<SavedState['vetoReveal']>, VetoRevealInput>>();
 agree<Same<SavedState['sceneWindow'], SceneWindowInput>>();
-agree<Same<SavedState['panels']['stats'], PanelInput>>();
+agree<Same<Required<SavedState['panels']['stats']>, PanelInput>>();
 agree<Same<SavedState['production'], ProductionInput>>();
 agree<Same<SavedState['settings']['obs'], ObsSettings>>();
 agree<Same<SavedState['host'], Pick<HostInput, 'presets' | 'colorPresetId'>>>();

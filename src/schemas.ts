@@ -1,10 +1,8 @@
 /** TypeBox schemas of the payload pieces that several commands share. */
 import type { TLiteral, TUnion } from '@sinclair/typebox';
 import { FormatRegistry, Type } from '@sinclair/typebox';
-import { TEAM_FORMATS } from '../machines/match.machine.ts';
-import { OBSERVER_MODES, POSITIONS } from '../machines/production.machine.ts';
-import { SCENES } from '../machines/scene-window.machine.ts';
-import { BO_FORMATS, POOL_SIZE } from '../machines/veto-rules.ts';
+import { BO_FORMATS, POOL_SIZE, STEP_TYPES } from '../machines/veto-rules.ts';
+import { OBSERVER_MODES, POSITIONS, SCENES, STATS_PROVIDERS, TEAM_FORMATS } from '../machines/vocabulary.ts';
 
 FormatRegistry.Set('url', (value) => {
   try {
@@ -54,10 +52,12 @@ export const SceneSchema = OneOf(SCENES);
 export const PositionSchema = OneOf(POSITIONS);
 export const ObserverModeSchema = OneOf(OBSERVER_MODES);
 export const TeamFormatSchema = OneOf(TEAM_FORMATS);
+export const StepTypeSchema = OneOf(STEP_TYPES);
+export const StatsProviderSchema = OneOf(STATS_PROVIDERS, { description: 'Source of the stats' });
 
 export const VetoStepSchema = Type.Object(
   {
-    type: OneOf(['ban', 'pick', 'decider'] as const),
+    type: StepTypeSchema,
     team: Type.Optional(
       Type.Union([SideSchema, Type.Null()], { description: 'A or B; none for the decider' }),
     ),

@@ -6,11 +6,12 @@ import type { InspectionEvent } from 'xstate';
 import { fromPromise } from 'xstate';
 import type { HostInput } from '../machines/host.machine.ts';
 import { MATCH_DEFAULTS } from '../machines/match.machine.ts';
-import type { ObsSettings } from '../machines/obs-connection.machine.ts';
 import { defaultObsSettings } from '../machines/obs-connection.machine.ts';
+import type { PanelInput } from '../machines/panel.machine.ts';
 import { PRODUCTION_DEFAULTS } from '../machines/production.machine.ts';
 import type { HudInput } from '../machines/supervisor.machine.ts';
 import { supervisorMachine } from '../machines/supervisor.machine.ts';
+import type { PanelId } from '../machines/system-ids.ts';
 import { REVEAL_DEFAULTS } from '../machines/veto-reveal.machine.ts';
 import type { ImportedVeto, ImportRequest } from '../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../machines/veto-session.machine.ts';
@@ -18,27 +19,36 @@ import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
 import { RateLimit } from './access/rate-limit.ts';
 import { INTERNAL_COMMANDS } from './commands/internal.commands.ts';
 import { CommandRegistry } from './commands/registry.ts';
-import { createDataDir, DataDirError, STATE_FILE, TOKEN_FILE, tidyDataDir } from './data-dir.ts';
+import {
+  createDataDir,
+  DataDirError,
+  SIGN_IN_KEY_FILE,
+  STATE_FILE,
+  TOKEN_FILE,
+  tidyDataDir,
+} from './data-dir.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { ServiceError } from './errors.ts';
 import type { HudSystem } from './hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
-import type { ImportSources } from './import/import-sources.ts';
 import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
 import type { MatchImporter } from './import/match-importer.ts';
+import { MainWindow } from './main-window.ts';
+import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
+import type { ServerPorts } from './persistence/data-dir-lock.ts';
 import { DataDirLock } from './persistence/data-dir-lock.ts';
 import type { StoreFiles } from './persistence/store-files.ts';
 import { realFiles } from './persistence/store-files.ts';
 import { RecentRequests } from './recent-requests.ts';
-import type { SavedState, Settings } from './saved-state.ts';
-import { SAVED_STATE_VERSION } from './saved-state.ts';
+import type { SavedState, Settings, SettingsChange } from './saved-state.ts';
+import { automationEnabled, SAVED_STATE_VERSION } from './saved-state.ts';
 import { StateHub } from './state-hub.ts';
 import { reasonOf, STORAGE_OK, StateStore } from './state-store.ts';
 
 const mitt = mittModule as unknown as typeof mittModule.default;
 
-export { STATE_FILE, TOKEN_FILE };
+export { SIGN_IN_KEY_FILE, STATE_FILE, TOKEN_FILE };
 
 export interface ServiceOptions {
   dataDir: string;
@@ -46,8 +56,11 @@ export interface ServiceOptions {
   /** The main window counts as open and signed in (no application shell around the service). */
   headless: boolean;
   subscriptionActive: boolean;
-  /** Settings given on the command line or in the environment: they win over saved ones. */
-  overrides?: { lanMode?: boolean; obs?: Partial<ObsSettings>; sources?: Partial<ImportSources> };
+  /**
+   * Settings given on the command line or in the environment: they win over the saved ones for this
+   * run (until the settings API changes the same field) and are never saved.
+   */
+  overrides?: SettingsChange;
   /** FACEIT Data API key (from the environment; never saved). */
   faceitApiKey?: string;
   /** Budget of one import (default the spec's 20 s); tests shorten it. */
@@ -63,13 +76,11 @@ export type ServiceEvents = {
   settings: Settings;
   /** The access token was regenerated: remote clients must come back with the new one. */
   token: undefined;
+  /** The sign-in key was regenerated: every operator app browser is signed out. */
+  signInKey: undefined;
+  /** Something the operator app's status shows changed (a server opened or closed its port). */
+  panel: undefined;
 };
-
-export interface SettingsChange {
-  lanMode?: boolean;
-  obs?: Partial<ObsSettings>;
-  sources?: Partial<Settings['sources']>;
-}
 
 export interface Service {
   hud: HudSystem;
@@ -79,22 +90,30 @@ export interface Service {
   dispatcher: Dispatcher;
   /** Reports of the application shell, the HUD overlay and the game: loopback only. */
   internal: Dispatcher;
+  /** The settings this run uses: the saved ones with the command line's overrides on top. */
   settings(): Settings;
+  /** Changes the saved settings (and so the ones in use; a changed field is no longer overridden). */
   updateSettings(changes: SettingsChange): Promise<Settings>;
   /** The access token local-network devices must send. */
   token(): string;
   regenerateToken(): Promise<string>;
+  /** The key of the operator app's sign-in address. */
+  signInKey(): string;
+  regenerateSignInKey(): Promise<string>;
+  /** The operator app pages that make the main window open. */
+  mainWindow: MainWindow;
   rateLimit: RateLimit;
   recent: RecentRequests;
   events: Emitter<ServiceEvents>;
-  /** The server listens on `port`: a second server on the same data directory is told it. */
-  announcePort(port: number): Promise<void>;
+  /** Where the servers listen: written to the data directory's lock for a second server and `app-url`. */
+  announcePorts(ports: ServerPorts): Promise<void>;
   /** Stops the actors and saves; rejects when the last state could not be saved. */
   close(): Promise<void>;
 }
 
 const DEFAULT_SETTINGS: Settings = {
   lanMode: false,
+  automation: { enabled: true },
   obs: defaultObsSettings,
   sources: {
     faceitUrl: DEFAULT_IMPORT_SOURCES.faceitUrl,
@@ -106,12 +125,25 @@ const DEFAULT_SETTINGS: Settings = {
 const defined = <T extends object>(value: T | undefined): Partial<T> =>
   Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-function settingsFrom(saved: SavedState | null, overrides: ServiceOptions['overrides']): Settings {
-  const base = saved?.settings ?? DEFAULT_SETTINGS;
+function withChanges(base: Settings, changes: SettingsChange): Settings {
   return {
-    lanMode: overrides?.lanMode ?? base.lanMode,
-    obs: { ...base.obs, ...defined(overrides?.obs) },
-    sources: { ...base.sources, ...defined(overrides?.sources) },
+    lanMode: changes.lanMode ?? base.lanMode,
+    obs: { ...base.obs, ...defined(changes.obs) },
+    sources: { ...base.sources, ...defined(changes.sources) },
+    automation: { enabled: changes.automation?.enabled ?? automationEnabled(base) },
+  };
+}
+
+/** The overrides without the fields a settings change sets: the operator's latest word wins. */
+function withoutChanged(overrides: SettingsChange, changes: SettingsChange): SettingsChange {
+  const unchanged = <T extends object>(override: Partial<T> | undefined, changed: Partial<T> | undefined) =>
+    Object.fromEntries(
+      Object.entries(override ?? {}).filter(([key]) => changed?.[key as keyof T] === undefined),
+    ) as Partial<T>;
+  return {
+    lanMode: changes.lanMode === undefined ? overrides.lanMode : undefined,
+    obs: unchanged(overrides.obs, changes.obs),
+    sources: unchanged(overrides.sources, changes.sources),
   };
 }
 
@@ -119,28 +151,41 @@ function hudInputFrom(
   saved: SavedState | null,
   settings: Settings,
   host: Omit<HostInput, 'presets' | 'colorPresetId'>,
+  now: number,
 ): HudInput {
+  // Fields newer than the first saved states may be absent: absent is none.
+  const panel = (key: PanelId): PanelInput => ({ hideAt: null, ...saved?.panels[key] }) as PanelInput;
   return {
     host: { ...host, presets: saved?.host.presets ?? [], colorPresetId: saved?.host.colorPresetId ?? null },
     match: saved?.match ?? MATCH_DEFAULTS,
     vetoSession: saved?.vetoSession ?? { session: null },
-    vetoReveal: saved?.vetoReveal ?? REVEAL_DEFAULTS,
+    vetoReveal: saved ? { beforeSession: null, ...saved.vetoReveal } : REVEAL_DEFAULTS,
     sceneWindow: saved?.sceneWindow ?? { scene: null },
-    panels: saved?.panels ?? {
-      scoreboard: { visible: null },
-      vetoPanel: { visible: null },
-      stats: { visible: null },
-      overlay: { visible: null },
-    },
+    panels: saved
+      ? {
+          scoreboard: panel('scoreboard'),
+          vetoPanel: panel('vetoPanel'),
+          stats: panel('stats'),
+          overlay: panel('overlay'),
+        }
+      : {
+          scoreboard: { visible: null, hideAt: null },
+          vetoPanel: { visible: null, hideAt: null },
+          stats: { visible: null, hideAt: null },
+          overlay: { visible: null, hideAt: null },
+        },
     production: saved?.production ?? PRODUCTION_DEFAULTS,
     obs: settings.obs,
+    now,
   };
 }
 
+/** `settings` are the saved ones: what the command line overrides for one run is never written. */
 function savedStateOf(hud: HudSystem, revision: number, settings: Settings): SavedState {
   const snapshots = hud.snapshots();
-  const panel = (key: 'scoreboard' | 'vetoPanel' | 'stats' | 'overlay') => ({
+  const panel = (key: PanelId): PanelInput => ({
     visible: snapshots[key].matches('unknown') ? null : snapshots[key].matches('shown'),
+    hideAt: snapshots[key].context.hideAt,
   });
   const { presets, colorPresetId } = snapshots.host.context;
   return {
@@ -161,6 +206,19 @@ function savedStateOf(hud: HudSystem, revision: number, settings: Settings): Sav
     },
     production: snapshots.production.context,
   };
+}
+
+/** A new secret in `file`; a write that fails is storage_failed and the current secret stays valid. */
+async function replaceSecret(file: string, what: string): Promise<string> {
+  try {
+    return await regenerateToken(file);
+  } catch (error) {
+    if (!(error as NodeJS.ErrnoException).code) throw error;
+    throw new ServiceError(
+      'storage_failed',
+      `the ${what} was not replaced: ${reasonOf(error, file)}; the current ${what} stays valid`,
+    );
+  }
 }
 
 /**
@@ -184,7 +242,9 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const files = options.storeFiles ? options.storeFiles(realFiles) : realFiles;
   const store = await StateStore.open(dataDir, files, logger);
   let saved = store.loaded;
-  let settings = settingsFrom(saved, options.overrides);
+  let savedSettings = saved?.settings ?? DEFAULT_SETTINGS;
+  let overrides = options.overrides ?? {};
+  let settings = withChanges(savedSettings, overrides);
 
   // The importers (and their HTML parser) load on the first import, not at start-up; a change of
   // the source settings makes the next import use a new one.
@@ -215,7 +275,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
 
   const start = () =>
     startHudSystem({
-      input: hudInputFrom(saved, settings, host),
+      input: hudInputFrom(saved, settings, host, Date.now()),
       machine,
       ...(options.inspect ? { inspect: options.inspect } : {}),
     });
@@ -226,26 +286,32 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     hud.stop();
     await store.discard('unusable', `actors ${broken.join(', ')} could not start from it`);
     saved = null;
-    settings = settingsFrom(null, options.overrides);
+    savedSettings = DEFAULT_SETTINGS;
+    settings = withChanges(savedSettings, overrides);
     hud = start();
   }
 
+  let stopObsLog = logObsConnection(hud.actor('obs'), logger);
   const hub = new StateHub(hud, saved?.revision ?? 0, STORAGE_OK);
   try {
     await store.start({
-      collect: () => savedStateOf(hud, hub.revision, settings),
+      collect: () => savedStateOf(hud, hub.revision, savedSettings),
       // A write failed: the actors start again from the last saved state, which clients see as one
       // more revision, so nothing unsaved stays in memory as if it had been acknowledged.
       rollback(durable) {
-        settings = durable.settings;
+        savedSettings = durable.settings;
+        settings = withChanges(savedSettings, overrides);
         importer = null;
         const { mainWindowOpen, signedIn, subscriptionActive, roster } = hud.snapshot('host').context;
         const live = { mainWindowOpen, signedIn, subscriptionActive, roster };
-        hub.restartActors(() => hud.restart(hudInputFrom(durable, settings, live)));
+        stopObsLog();
+        hub.restartActors(() => hud.restart(hudInputFrom(durable, settings, live, Date.now())));
+        stopObsLog = logObsConnection(hud.actor('obs'), logger);
       },
       status: (status) => hub.setStorage(status),
     });
   } catch (error) {
+    stopObsLog();
     hub.close();
     hud.stop();
     await store.abandon();
@@ -260,6 +326,9 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const events = mitt<ServiceEvents>();
   const tokenFile = join(dataDir, TOKEN_FILE);
   let token = await loadOrCreateToken(tokenFile);
+  const signInKeyFile = join(dataDir, SIGN_IN_KEY_FILE);
+  let signInKey = await loadOrCreateToken(signInKeyFile);
+  const mainWindow = new MainWindow(hud, options.headless);
 
   return {
     hud,
@@ -272,26 +341,27 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     settings: () => settings,
     token: () => token,
     async regenerateToken() {
-      try {
-        token = await regenerateToken(tokenFile);
-      } catch (error) {
-        if (!(error as NodeJS.ErrnoException).code) throw error;
-        throw new ServiceError(
-          'storage_failed',
-          `the access token was not replaced: ${reasonOf(error, tokenFile)}; the current token stays valid`,
-        );
-      }
+      token = await replaceSecret(tokenFile, 'access token');
+      logger.info('access token regenerated: local-network devices must use the new one');
       events.emit('token', undefined);
       return token;
     },
+    signInKey: () => signInKey,
+    async regenerateSignInKey() {
+      signInKey = await replaceSecret(signInKeyFile, 'sign-in key');
+      mainWindow.signOutAll();
+      events.emit('signInKey', undefined);
+      return signInKey;
+    },
+    mainWindow,
     rateLimit: new RateLimit(),
     recent: new RecentRequests(),
     async updateSettings(changes) {
-      const next: Settings = {
-        lanMode: changes.lanMode ?? settings.lanMode,
-        obs: { ...settings.obs, ...defined(changes.obs) },
-        sources: { ...settings.sources, ...defined(changes.sources) },
-      };
+      savedSettings = withChanges(savedSettings, changes);
+      overrides = withoutChanged(overrides, changes);
+      const next = withChanges(savedSettings, overrides);
+      if (next.lanMode !== settings.lanMode)
+        logger.info({ lanMode: next.lanMode }, `local network mode ${next.lanMode ? 'on' : 'off'}`);
       settings = next;
       if (changes.obs) hud.send('obs', { type: 'obs.configure', ...next.obs });
       if (changes.sources) importer = null;
@@ -299,9 +369,11 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       await store.requestSave();
       return next;
     },
-    announcePort: (port) => lock.setPort(port),
+    announcePorts: (ports) => lock.setPorts(ports),
     async close() {
+      mainWindow.close();
       hub.close();
+      stopObsLog();
       hud.stop();
       events.all.clear();
       try {

@@ -6,31 +6,25 @@ import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
 import type { HudState } from './views.ts';
 import { hudStateOf, matchSummaryOf, presetsOf, productionOf, revealOf, vetoStatusOf } from './views.ts';
+import type { EventData, EventMessage, EventName } from './ws/protocol.ts';
 
 // mitt's CommonJS-style default export types as "not callable" under module nodenext.
 const mitt = mittModule as unknown as typeof mittModule.default;
 
-/** A message for subscribers: what changed, at which revision. */
-export interface HubEvent {
-  event: string;
-  revision: number;
-  data: unknown;
-  /** `data` as JSON when the hub already serialised it to detect the change: senders reuse it. */
-  dataJson?: string;
-}
-
 export type HubEvents = {
-  /** A client-visible change or notification. */
-  event: HubEvent;
+  /** A client-visible change or notification, as the WebSocket sends it. */
+  event: EventMessage;
   /** An actor whose state is saved changed (also a change no client sees): the persistence listens. */
   changed: undefined;
 };
 
-interface View {
-  event: string;
+interface View<E extends EventName = EventName> {
+  event: E;
   sources: readonly ActorKey[];
-  compute(snapshots: Snapshots): unknown;
+  compute(snapshots: Snapshots): EventData<E>;
 }
+
+const view = <E extends EventName>(definition: View<E>): View => definition as unknown as View;
 
 const HUD_SOURCES: readonly ActorKey[] = [
   'scoreboard',
@@ -44,12 +38,12 @@ const HUD_SOURCES: readonly ActorKey[] = [
 
 /** Everything a client can observe besides the HUD state, each an event named after it. */
 const VIEWS: readonly View[] = [
-  { event: 'match', sources: ['match', 'vetoReveal'], compute: matchSummaryOf },
-  { event: 'veto.session', sources: ['vetoSession', 'match'], compute: vetoStatusOf },
-  { event: 'veto.reveal', sources: ['match', 'vetoReveal'], compute: revealOf },
-  { event: 'presets', sources: ['host'], compute: (s) => presetsOf(s.host) },
-  { event: 'production', sources: ['production'], compute: (s) => productionOf(s.production) },
-  {
+  view({ event: 'match', sources: ['match', 'vetoReveal'], compute: matchSummaryOf }),
+  view({ event: 'veto.session', sources: ['vetoSession', 'match'], compute: vetoStatusOf }),
+  view({ event: 'veto.reveal', sources: ['match', 'vetoReveal'], compute: revealOf }),
+  view({ event: 'presets', sources: ['host'], compute: (s) => presetsOf(s.host) }),
+  view({ event: 'production', sources: ['production'], compute: (s) => productionOf(s.production) }),
+  view({
     event: 'host',
     sources: ['host'],
     compute: ({ host: { context } }) => ({
@@ -57,12 +51,12 @@ const VIEWS: readonly View[] = [
       signedIn: context.signedIn,
       subscriptionActive: context.subscriptionActive,
     }),
-  },
-  {
+  }),
+  view({
     event: 'stats.player',
     sources: ['stats'],
     compute: ({ stats: { context } }) => ({ player: context.player, durationMs: context.durationMs }),
-  },
+  }),
 ];
 
 /**
@@ -104,7 +98,7 @@ export class StateHub {
       this.#unsubscribe.push(() => subscription.unsubscribe());
     }
     // Notifications that are not state: they carry the revision they happened at.
-    const emitted = this.system.actor('obs').on('*', ({ type, ...data }) => this.notify(type, data));
+    const emitted = this.system.actor('obs').on('*', ({ type, ...data }) => this.notify(type, data as never));
     this.#unsubscribe.push(() => emitted.unsubscribe());
   }
 
@@ -170,8 +164,9 @@ export class StateHub {
     }
   }
 
-  notify(event: string, data: unknown): void {
-    this.emitter.emit('event', { event, revision: this.#revision, data });
+  /** A notification that is not state (a replay was saved): it carries the revision it happened at. */
+  notify<E extends EventName>(event: E, data: EventData<E>): void {
+    this.emitter.emit('event', { type: 'event', event, revision: this.#revision, data } as EventMessage);
   }
 
   close(): void {
@@ -205,7 +200,7 @@ export class StateHub {
       this.emitter.emit('changed', undefined);
     }
 
-    const events: Array<{ event: string; data: unknown; dataJson?: string }> = [];
+    const events: Array<{ event: EventName; data: unknown }> = [];
     if (storageChanged || HUD_SOURCES.some((key) => dirty.has(key))) {
       const next = hudStateOf(this.#snapshots, this.#revision, this.#storage);
       const changed = changedFields(this.#hud, next);
@@ -218,11 +213,13 @@ export class StateHub {
       const json = JSON.stringify(data);
       if (json === this.#lastJson.get(view.event)) continue;
       this.#lastJson.set(view.event, json);
-      events.push({ event: view.event, data, dataJson: json });
+      events.push({ event: view.event, data });
     }
     if (events.length === 0) return;
     this.#revision++;
-    for (const event of events) this.emitter.emit('event', { ...event, revision: this.#revision });
+    for (const { event, data } of events) {
+      this.emitter.emit('event', { type: 'event', event, revision: this.#revision, data } as EventMessage);
+    }
   }
 }
 

@@ -320,7 +320,13 @@ export class StateStore {
       this.#next = null;
       batch.reject(failure);
       later?.reject(failure);
-      if (this.#durable && !this.#closed) this.#hooks?.rollback(this.#durable);
+      if (this.#durable && !this.#closed && this.#hooks) {
+        this.#hooks.rollback(this.#durable);
+        // Memory is the durable state now, though its documents may list fields in another order
+        // (the machines rebuild their context from it): without this the next flush would see a
+        // change, fail again and roll back again, for ever.
+        this.#durableKey = contentKey(this.#hooks.collect());
+      }
     }
     if (!this.#closed)
       this.#retryTimer ??= setTimeout(() => this.#enqueue(() => this.#retry()), RETRY_MS).unref();

@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The fixed service identifier of GET /health. */
 export const SERVICE_ID = 'hud-automation';
 
-/** The version in package.json: walked up to, as this runs from src/ in development and dist/src/ when built. */
-function readPackageVersion(): string {
+/**
+ * The package's own folder and its package.json: walked up to, as this runs from src/ in
+ * development and from dist/ when built.
+ */
+function findPackage(): { root: string; version: string } {
   let dir = new URL('./', import.meta.url);
   for (let depth = 0; depth < 5; depth += 1) {
     try {
@@ -12,13 +17,18 @@ function readPackageVersion(): string {
         name?: string;
         version?: string;
       };
-      if (pkg.name === 'hud-automation' && typeof pkg.version === 'string') return pkg.version;
+      if (pkg.name === 'hud-automation' && typeof pkg.version === 'string') {
+        return { root: fileURLToPath(dir), version: pkg.version };
+      }
     } catch {
       // Not here: keep walking up.
     }
     dir = new URL('../', dir);
   }
-  return '0.0.0';
+  return { root: fileURLToPath(new URL('../', import.meta.url)), version: '0.0.0' };
 }
 
-export const VERSION = readPackageVersion();
+const found = findPackage();
+export const VERSION = found.version;
+/** The built pages the application server serves (npm run build writes them). */
+export const PAGES_DIR = join(found.root, 'dist', 'pages');

@@ -21,6 +21,8 @@ import type {
   VetoStatus,
 } from './answer-schemas.ts';
 import type { SnapshotOf, Snapshots } from './hud-system.ts';
+import { PANELS } from './protocol/panels.ts';
+import type { Snapshot } from './ws/protocol.ts';
 
 export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
 
@@ -36,19 +38,19 @@ export function hudStateOf(snapshots: Snapshots, revision: number, storage: Stor
   const state: HudState = {
     revision,
     roster: snapshots.host.context.roster,
-    hudWindowOpen: panelVisible(snapshots.overlay) === true,
+    hudWindowOpen: false,
     mainWindowOpen: snapshots.host.context.mainWindowOpen,
     senScene: snapshots.sceneWindow.context.scene,
     obs: obsStatusOf(snapshots.obs),
     storage,
   };
-  // Panel flags stay absent until a command or the overlay has told them.
-  const scoreboard = panelVisible(snapshots.scoreboard);
-  const veto = panelVisible(snapshots.vetoPanel);
-  const stats = panelVisible(snapshots.stats);
-  if (scoreboard !== undefined) state.scoreboardVisible = scoreboard;
-  if (veto !== undefined) state.vetoVisible = veto;
-  if (stats !== undefined) state.statsVisible = stats;
+  // Panel flags stay absent until a command or the overlay has told them (the overlay window's is
+  // always there: closed until opened).
+  for (const { id, stateKey } of PANELS) {
+    const visible = panelVisible(snapshots[id]);
+    if (stateKey === 'hudWindowOpen') state.hudWindowOpen = visible === true;
+    else if (visible !== undefined) state[stateKey] = visible;
+  }
   return state;
 }
 
@@ -122,4 +124,19 @@ export function presetsOf(snapshot: SnapshotOf<'host'>): {
 
 export function productionOf(snapshot: SnapshotOf<'production'>): ProductionInput {
   return snapshot.context;
+}
+
+/** Everything a client needs to draw from scratch: what hello and a snapshot answer carry. */
+export function snapshotViewOf(hub: { snapshots(): Snapshots; hudState(): HudState }): Snapshot {
+  const snapshots = hub.snapshots();
+  const state = hub.hudState();
+  return {
+    revision: state.revision,
+    state,
+    match: matchSummaryOf(snapshots),
+    veto: vetoStatusOf(snapshots),
+    reveal: revealOf(snapshots),
+    presets: presetsOf(snapshots.host).presets,
+    production: productionOf(snapshots.production),
+  };
 }

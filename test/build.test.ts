@@ -23,7 +23,7 @@ describe('the built CLI', () => {
     await rm(`${ROOT}${OUT}`, { recursive: true, force: true });
   });
 
-  it('serves HTTP and WebSocket, knows its version, and loads the importers when first used', async () => {
+  it('serves HTTP and WebSocket, knows its version, logs readable lines, and loads the importers when first used', async () => {
     const page = '/matches/2388098/b8-vs-falcons-starladder-budapest-major-2025';
     const hltv = await startSourceServer({
       [page]: html(
@@ -31,11 +31,13 @@ describe('the built CLI', () => {
       ),
     });
     const cli = await startCli(
-      ['--headless', '--no-obs', '--data-dir', await tempDir(), '--log-level', 'warn'],
+      ['--headless', '--no-obs', '--data-dir', await tempDir(), '--log-format', 'pretty'],
       { HUD_HLTV_URL: hltv.url },
       `${ROOT}${OUT}/cli.js`,
     );
     try {
+      // pino-pretty runs in the bundle (as a stream: a pino transport would look for its file).
+      expect(cli.output()).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: Automation server listening at http/m);
       expect(await (await fetch(`${cli.httpUrl}/health`)).json()).toEqual({
         ok: true,
         service: 'hud-automation',

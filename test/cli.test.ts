@@ -1,10 +1,18 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect as connectTcp, createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { STATE_FILE } from '../src/service.ts';
 import { tempDir } from './helpers/build.ts';
-import { startCli } from './helpers/cli-process.ts';
-import { unusedPort } from './import/source-server.ts';
+import type { CliProcess } from './helpers/cli-process.ts';
+import { post, startCli } from './helpers/cli-process.ts';
+import { connect } from './helpers/ws-client.ts';
+import { fixtureText, unusedPort } from './import/source-server.ts';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const run = promisify(execFile);
@@ -32,8 +40,7 @@ describe('hud-automation token and lan', () => {
       expect(await cli('lan', 'on', '--port', port)).toBe('local network mode on');
       expect((await panel('/internal/settings')).settings.lanMode).toBe(true);
     } finally {
-      server.child.kill('SIGTERM');
-      await server.exited;
+      await stop(server);
     }
   });
 
@@ -43,5 +50,241 @@ describe('hud-automation token and lan', () => {
     const first = await cli('token', '--port', port, '--data-dir', dataDir);
     expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(await cli('token', '--port', port, '--data-dir', dataDir)).toBe(first);
+  });
+});
+
+/** Runs the CLI to its end: exit code, stdout and stderr, whatever the code. */
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', CLI, ...args],
+      { env: { ...process.env, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+    );
+  });
+}
+
+async function stop(server: CliProcess): Promise<void> {
+  if (!server.child.killed) server.child.kill('SIGTERM');
+  expect(await server.exited).toEqual({ code: 0, signal: null });
+}
+
+describe('the command line', () => {
+  it('--version prints the version of package.json', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  for (const [what, args, problem] of [
+    ['an unknown flag', ['serve', '--bogus'], "Unknown option '--bogus'"],
+    ['a flag without its value', ['serve', '--port'], "Option '--port <value>' argument missing"],
+    ['an unknown command', ['start'], 'unknown command: start'],
+  ] as const) {
+    it(`${what} prints the problem and the usage on stderr and exits 2`, async () => {
+      const { code, stdout, stderr } = await runCli([...args]);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toContain(problem);
+      expect(stderr).toContain('Usage:\n  hud-automation serve [options]');
+    });
+  }
+
+  for (const [what, args, env, shown] of [
+    ['--obs-url', ['--obs-url', 'localhost:4455'], {}, '--obs-url'],
+    ['HUD_OBS_URL', [], { HUD_OBS_URL: 'http://127.0.0.1:4455' }, 'HUD_OBS_URL'],
+  ] as const) {
+    it(`an OBS address without ws:// in ${what} is refused at start with the right form, exit 2`, async () => {
+      const { code, stderr } = await runCli(['serve', ...args, '--data-dir', await tempDir()], env);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`${shown} must be an OBS WebSocket address of the form ws://host:port`);
+    });
+  }
+
+  it('a port in use is named, exit 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const { code, stderr } = await runCli([
+        'serve',
+        '--no-obs',
+        '--port',
+        String(port),
+        '--app-port',
+        '0',
+        '--data-dir',
+        await tempDir(),
+      ]);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`hud-automation: port ${port} is in use`);
+    } finally {
+      taken.close();
+    }
+  });
+});
+
+describe('console log', () => {
+  it('is JSON when stdout is not a terminal; each request at debug with the code of a failure', async () => {
+    const server = await startCli(['--no-obs', '--data-dir', await tempDir(), '--log-level', 'debug']);
+    try {
+      const listening = JSON.parse((await server.waitForOutput(/^\{.*Automation server listening.*\}$/m))[0]);
+      expect(listening).toMatchObject({ level: 30, msg: `Automation server listening at ${server.httpUrl}` });
+      expect(await (await fetch(`${server.httpUrl}/no/such/route`)).json()).toMatchObject({
+        error: 'not_found',
+      });
+      const request = JSON.parse((await server.waitForOutput(/^\{.*GET \/no\/such\/route.*\}$/m))[0]);
+      expect(request).toMatchObject({ level: 20, msg: 'request', status: 404, error: 'not_found' });
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('is one readable line per entry with --log-format pretty: time, level, message; no requests at info', async () => {
+    const server = await startCli(['--no-obs', '--data-dir', await tempDir(), '--log-format', 'pretty']);
+    try {
+      await server.waitForOutput(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: OBS connection switched off$/m);
+      await fetch(`${server.httpUrl}/api/state`);
+      server.child.kill('SIGTERM');
+      await server.waitForOutput(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: stopped$/m);
+      expect(server.output()).not.toContain('GET /api/state');
+      expect(server.output()).not.toMatch(/^\{/m);
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
+/** Whether a TCP connection to the address is accepted. */
+const accepts = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connectTcp(port, host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+const settingsOf = async (server: CliProcess): Promise<any> =>
+  ((await (await fetch(`${server.httpUrl}/internal/settings`)).json()) as any).settings;
+
+describe('flags hold for the run they are given to', () => {
+  it('serve --lan, then a plain serve on the same data directory listens on loopback only', async () => {
+    const dataDir = await tempDir();
+
+    const withFlags = await startCli([
+      '--data-dir',
+      dataDir,
+      '--lan',
+      '--no-obs',
+      '--obs-url',
+      'ws://127.0.0.1:4466',
+      '--obs-password',
+      'run-only-secret',
+    ]);
+    const lanPort = Number(new URL(withFlags.httpUrl).port);
+    expect(await settingsOf(withFlags)).toMatchObject({
+      lanMode: true,
+      obs: { url: 'ws://127.0.0.1:4466', enabled: false, passwordSet: true },
+    });
+    expect(await accepts('::1', lanPort)).toBe(true);
+    await stop(withFlags);
+    const saved = await readFile(join(dataDir, STATE_FILE), 'utf8');
+    expect(JSON.parse(saved).settings).toMatchObject({
+      lanMode: false,
+      obs: { url: 'ws://127.0.0.1:4455', enabled: true, password: '' },
+    });
+    expect(saved).not.toContain('run-only-secret');
+
+    const plain = await startCli(['--data-dir', dataDir, '--no-obs']);
+    const plainPort = Number(new URL(plain.httpUrl).port);
+    try {
+      expect(await settingsOf(plain)).toMatchObject({ lanMode: false, obs: { url: 'ws://127.0.0.1:4455' } });
+      expect(await accepts('127.0.0.1', plainPort)).toBe(true);
+      expect(await accepts('::1', plainPort)).toBe(false);
+    } finally {
+      await stop(plain);
+    }
+  });
+
+  it('a change through the settings API lasts across a restart, and wins over the flag for the rest of the run', async () => {
+    const dataDir = await tempDir();
+    const first = await startCli(['--data-dir', dataDir, '--no-obs', '--lan']);
+    const port = new URL(first.httpUrl).port;
+    try {
+      // The flag turned it on for this run; the operator's word is what is saved.
+      expect(await cli('lan', 'off', '--port', port)).toBe('local network mode off');
+      expect(await accepts('::1', Number(port))).toBe(false);
+      expect(await cli('lan', 'on', '--port', port)).toBe('local network mode on');
+    } finally {
+      await stop(first);
+    }
+    const second = await startCli(['--data-dir', dataDir, '--no-obs']);
+    try {
+      expect((await settingsOf(second)).lanMode).toBe(true);
+      expect(await accepts('::1', Number(new URL(second.httpUrl).port))).toBe(true);
+    } finally {
+      await stop(second);
+    }
+  });
+});
+
+/**
+ * An HLTV stand-in that holds every request until the test releases it: "an import is running" is
+ * a fact the test waits for.
+ */
+async function startHeldHltv(page: string) {
+  let arrived = () => {};
+  const requested = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const server = createHttpServer((_request, response) => {
+    arrived();
+    void released.then(() => response.writeHead(200, { 'content-type': 'text/html' }).end(page));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requested,
+    release,
+    close: () => {
+      release();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+describe('stopping', () => {
+  it('on SIGTERM, WebSocket clients get 1001 with a reason and a request in progress gets its answer', async () => {
+    const page = '/matches/2388098/b8-vs-falcons-starladder-budapest-major-2025';
+    const hltv = await startHeldHltv(
+      fixtureText('hltv_match_2388098_b8-vs-falcons_bo1__qa-hltv-parser__teamsbox-and-maps.html'),
+    );
+    const server = await startCli(['--headless', '--no-obs', '--data-dir', await tempDir()], {
+      HUD_HLTV_URL: hltv.url,
+    });
+    try {
+      const client = await connect(server.httpUrl.replace('http', 'ws'));
+      expect(await client.next()).toMatchObject({ type: 'hello' });
+      const importing = post(server.httpUrl, 'import_match_veto', { url: `https://www.hltv.org${page}` });
+      await hltv.requested;
+
+      server.child.kill('SIGTERM');
+      expect(await client.closed).toEqual({ code: 1001, reason: 'the service is stopping' });
+      hltv.release();
+      const answer = await importing;
+      expect(answer.status).toBe(200);
+      expect(answer.body.result).toMatchObject({ provider: 'hltv', teamA: { name: 'B8' } });
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      if (!server.child.killed) server.child.kill('SIGTERM');
+      hltv.close();
+    }
   });
 });

@@ -4,10 +4,35 @@ import { describe, expect, it } from 'vitest';
 import { STATE_FILE } from '../src/service.ts';
 import { build, command, get, tempDir } from './helpers/build.ts';
 import { post, startCli } from './helpers/cli-process.ts';
+import { readSavedState } from './helpers/saved-state.ts';
 
 const teams = { teamA: { name: 'Vitality' }, teamB: { name: 'MOUZ' } };
 
 describe('saved state', () => {
+  // Regression: the timer of show_player_stats was not saved, so after a restart the panel stayed
+  // shown for good.
+  it('a timed stats panel hides after a restart: at once when its time is up, else when the rest has run', async () => {
+    const dataDir = await tempDir();
+    const first = await build({ dataDir });
+    await command(first, 'show_player_stats', { slot: 3, durationMs: 300 });
+    await first.close();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const second = await build({ dataDir });
+    expect((await get(second, '/api/state')).body.state.statsVisible).toBe(false);
+
+    // Long enough that a stop and a start (each syncs the snapshot to disk) fit in it on a busy machine.
+    await command(second, 'show_player_stats', { slot: 4, durationMs: 4_000 });
+    const shownAt = Date.now();
+    await second.close();
+    const third = await build({ dataDir });
+    expect((await get(third, '/api/state')).body.state.statsVisible).toBe(true);
+    while ((await get(third, '/api/state')).body.state.statsVisible) {
+      expect(Date.now() - shownAt, 'hidden when the 4 s are up').toBeLessThan(6_000);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(3_500);
+  });
+
   it('a restart keeps the match, the veto session in progress, the reveal, presets, panels and settings', async () => {
     const dataDir = await tempDir();
     const first = await build({ dataDir });
@@ -57,6 +82,38 @@ describe('saved state', () => {
     expect((await command(second, 'set_event_badge', { enabled: true })).body.result.position).toBe(
       'top-right',
     );
+  });
+
+  it('settings overridden for the run are used but not saved; a settings change is saved and ends its override', async () => {
+    const dataDir = await tempDir();
+    const savedSettings = async () => (await readSavedState(dataDir))?.settings;
+    const server = await build({
+      dataDir,
+      overrides: { lanMode: true, obs: { url: 'ws://127.0.0.1:4466', password: 'run-only' } },
+    });
+    expect(server.service.settings()).toMatchObject({
+      lanMode: true,
+      obs: { url: 'ws://127.0.0.1:4466', password: 'run-only', enabled: false },
+    });
+    expect(await savedSettings()).toMatchObject({
+      lanMode: false,
+      obs: { url: 'ws://127.0.0.1:4455', password: '', enabled: true },
+    });
+
+    const changed = await fetch(`${server.httpUrl}/internal/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ obs: { url: 'ws://127.0.0.1:4477' } }),
+    });
+    expect(changed.status).toBe(200);
+    expect(server.service.settings()).toMatchObject({
+      lanMode: true,
+      obs: { url: 'ws://127.0.0.1:4477', password: 'run-only', enabled: false },
+    });
+    expect(await savedSettings()).toMatchObject({
+      lanMode: false,
+      obs: { url: 'ws://127.0.0.1:4477', password: '', enabled: true },
+    });
   });
 
   it('a change answered is kept through kill -9 right after the answer', async () => {

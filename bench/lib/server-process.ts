@@ -88,6 +88,8 @@ export interface ServerProcess {
   child: ChildProcess;
   pid: number;
   port: number;
+  /** The application server's port (operator app); 0 for the bare server. */
+  appPort: number;
   httpUrl: string;
   wsUrl: string;
   /** Time from spawn until /health answered, ms. */
@@ -114,6 +116,8 @@ export interface StartOptions {
 /** Starts the real CLI (`serve --headless --no-obs --log-level warn`) or the bare server, and waits for /health. */
 export async function startServerProcess(options: StartOptions): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
+  // Never the default 44554: a server the developer runs, or another bench, may hold it.
+  const appPort = await freePort();
   const ownDir = options.dataDir === undefined && options.kind === 'hud';
   const dataDir = options.dataDir ?? (ownDir ? mkdtempSync(join(tmpdir(), 'hud-bench-')) : '');
   const args =
@@ -123,6 +127,8 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
           'serve',
           '--port',
           String(port),
+          '--app-port',
+          String(appPort),
           '--headless',
           '--no-obs',
           '--data-dir',
@@ -157,6 +163,7 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
     child,
     pid,
     port,
+    appPort: options.kind === 'hud' ? appPort : 0,
     httpUrl: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
     startMs: Number(answered - spawnedAt) / 1e6,

@@ -7,9 +7,6 @@ import { ServiceError } from '../errors.ts';
 import { tokensEqual } from './access-token.ts';
 import { classifyAddress } from './address-class.ts';
 
-/** WebSocket close code for a missing, wrong or late token, and for a token replaced meanwhile. */
-export const UNAUTHORIZED_CLOSE_CODE = 4401;
-
 export interface AccessRequest {
   /** The socket's remote address, as Node reports it (`req.socket.remoteAddress`). */
   address: string | undefined;

@@ -4,7 +4,8 @@
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ServiceError } from '../errors.ts';
-import { canonicalAddress, classifyAddress } from './address-class.ts';
+import { classifyAddress } from './address-class.ts';
+import { deviceKey } from './device-key.ts';
 
 export const REMOTE_REQUESTS_PER_SECOND = 20;
 
@@ -19,7 +20,7 @@ export class RateLimitedError extends ServiceError {
 }
 
 export class RateLimit {
-  // A fixed one-second window per address: at most 20 in any window, so a burst that straddles two
+  // A fixed one-second window per device: at most 20 in any window, so a burst that straddles two
   // windows can get up to 40 through in a moment. Good enough to stop a runaway script.
   readonly #limiter = new RateLimiterMemory({ points: REMOTE_REQUESTS_PER_SECOND, duration: 1 });
 
@@ -30,8 +31,8 @@ export class RateLimit {
    */
   async consume(address: string | undefined): Promise<void> {
     if (classifyAddress(address) === 'loopback') return;
-    // One key per device whatever the socket family: ::ffff:10.0.0.2 and 10.0.0.2 are one peer.
-    const key = canonicalAddress(address) ?? 'unknown';
+    // One key per device: ::ffff:10.0.0.2 and 10.0.0.2 are one peer, and so is a whole IPv6 /64.
+    const key = deviceKey(address) ?? 'unknown';
     try {
       await this.#limiter.consume(key);
     } catch (rejection) {

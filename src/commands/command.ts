@@ -3,16 +3,9 @@ import type { HudSystem } from '../hud-system.ts';
 import type { StateHub } from '../state-hub.ts';
 import type { HudStateKey } from '../views.ts';
 
-/** Who sent a command, for the recent-requests list and the logs. */
-export interface Caller {
-  transport: 'http' | 'ws';
-  address: string;
-}
-
 export interface CommandContext {
   hud: HudSystem;
   hub: StateHub;
-  caller: Caller;
   /** A fresh id to correlate an actor's outcome with this command. */
   requestId: string;
 }

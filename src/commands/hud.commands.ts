@@ -1,80 +1,51 @@
 import { Type } from '@sinclair/typebox';
-import type { PanelId } from '../../machines/system-ids.ts';
 import { conflict, invalidPayload } from '../errors.ts';
-import { OneOf, strict } from '../schemas.ts';
-import type { HudStateKey } from '../views.ts';
+import type { PanelDeclaration } from '../protocol/panels.ts';
+import { PANELS } from '../protocol/panels.ts';
+import { StatsProviderSchema, strict } from '../schemas.ts';
 import type { AnyCommand } from './command.ts';
 import { defineCommand } from './command.ts';
 
-interface PanelCommandSpec {
-  panel: PanelId;
-  name: string;
-  stateKey: HudStateKey;
-  label: string;
-  note: string;
-}
-
-const PANELS: readonly PanelCommandSpec[] = [
-  {
-    panel: 'scoreboard',
-    name: 'scoreboard',
-    stateKey: 'scoreboardVisible',
-    label: 'the scoreboard',
-    note: ' (hotkey F9 by default)',
-  },
-  {
-    panel: 'vetoPanel',
-    name: 'veto',
-    stateKey: 'vetoVisible',
-    label: 'the veto panel',
-    note: ' (hotkey F7 by default)',
-  },
-  {
-    panel: 'stats',
-    name: 'stats',
-    stateKey: 'statsVisible',
-    label: 'the stats of the player set in the application',
-    note: '',
-  },
-  { panel: 'overlay', name: 'overlay', stateKey: 'hudWindowOpen', label: 'the HUD overlay window', note: '' },
-];
-
 /** toggle_*, show_* and hide_* for every panel: show and hide do nothing when already so. */
-const panelCommands: AnyCommand[] = PANELS.flatMap(({ panel, name, stateKey, label, note }) => [
-  defineCommand({
-    id: `toggle_${name}`,
-    description: `Shows or hides ${label}${note}.`,
-    payload: null,
-    needsMainWindow: false,
-    stateKeys: [stateKey],
-    run: ({ hud }) => {
-      hud.send(panel, { type: 'panel.toggle' });
-      return {};
-    },
-  }),
-  defineCommand({
-    id: `show_${name}`,
-    description: `Shows ${label}; does nothing if it is already shown.`,
-    payload: null,
-    needsMainWindow: false,
-    stateKeys: [stateKey],
-    run: ({ hud }) => {
-      hud.send(panel, { type: 'panel.show' });
-      return {};
-    },
-  }),
-  defineCommand({
-    id: `hide_${name}`,
-    description: `Hides ${label}; does nothing if it is already hidden.`,
-    payload: null,
-    needsMainWindow: false,
-    stateKeys: [stateKey],
-    run: ({ hud }) => {
-      hud.send(panel, { type: 'panel.hide' });
-      return {};
-    },
-  }),
-]);
+const panelCommands: AnyCommand[] = PANELS.flatMap((panel: PanelDeclaration) => {
+  const { id, command: name, stateKey, label } = panel;
+  const note = panel.hotkey ? ` (hotkey ${panel.hotkey} by default)` : '';
+  return [
+    defineCommand({
+      id: `toggle_${name}`,
+      description: `Shows or hides ${label}${note}.`,
+      payload: null,
+      needsMainWindow: false,
+      stateKeys: [stateKey],
+      run: ({ hud }) => {
+        hud.send(id, { type: 'panel.toggle' });
+        return {};
+      },
+    }),
+    defineCommand({
+      id: `show_${name}`,
+      description: `Shows ${label}; does nothing if it is already shown.`,
+      payload: null,
+      needsMainWindow: false,
+      stateKeys: [stateKey],
+      run: ({ hud }) => {
+        hud.send(id, { type: 'panel.show' });
+        return {};
+      },
+    }),
+    defineCommand({
+      id: `hide_${name}`,
+      description: `Hides ${label}; does nothing if it is already hidden.`,
+      payload: null,
+      needsMainWindow: false,
+      stateKeys: [stateKey],
+      run: ({ hud }) => {
+        hud.send(id, { type: 'panel.hide' });
+        return {};
+      },
+    }),
+  ];
+});
 
 const showPlayerStats = defineCommand({
   id: 'show_player_stats',
@@ -83,9 +54,7 @@ const showPlayerStats = defineCommand({
   payload: Type.Object(
     {
       slot: Type.Integer({ minimum: 0, maximum: 9, description: 'HUD slot: 1 to 9, 0 for the tenth player' }),
-      provider: Type.Optional(
-        OneOf(['platform_a', 'platform_b', 'live'] as const, { description: 'Source of the stats' }),
-      ),
+      provider: Type.Optional(StatsProviderSchema),
       durationMs: Type.Optional(
         Type.Integer({
           minimum: 1,
@@ -101,7 +70,12 @@ const showPlayerStats = defineCommand({
   stateKeys: ['statsVisible'],
   run: ({ hud }, { slot, provider, durationMs, name }) => {
     const player = { slot, ...(provider ? { provider } : {}), ...(name !== undefined ? { name } : {}) };
-    hud.send('stats', { type: 'panel.show', player, ...(durationMs !== undefined ? { durationMs } : {}) });
+    hud.send(
+      'stats',
+      durationMs === undefined
+        ? { type: 'panel.show', player }
+        : { type: 'panel.show', player, durationMs, now: Date.now() },
+    );
     return {};
   },
 });

@@ -3,9 +3,11 @@
  * panel flags and colour presets (the HUD overlay) and the roster (the game, through Game State
  * Integration). Loopback only, never in GET /api/actions, same validation and revisions as commands.
  */
+import type { TBoolean, TOptional } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import type { RosterEntry } from '../../machines/host.machine.ts';
-import type { PanelId } from '../../machines/system-ids.ts';
+import type { PanelStateKey } from '../protocol/panels.ts';
+import { PANELS } from '../protocol/panels.ts';
 import { strict } from '../schemas.ts';
 import type { AnyCommand } from './command.ts';
 import { defineCommand } from './command.ts';
@@ -32,24 +34,19 @@ const hostReport = defineCommand({
   },
 });
 
-const PANEL_FLAGS: ReadonlyArray<
-  [flag: 'scoreboardVisible' | 'vetoVisible' | 'statsVisible' | 'hudWindowOpen', panel: PanelId]
-> = [
-  ['scoreboardVisible', 'scoreboard'],
-  ['vetoVisible', 'vetoPanel'],
-  ['statsVisible', 'stats'],
-  ['hudWindowOpen', 'overlay'],
-];
+/** Each panel's flag, as the overlay reports it. */
+const panelFlags = Object.fromEntries(
+  PANELS.map(({ stateKey }) => [stateKey, Type.Optional(Type.Boolean())]),
+) as {
+  [K in PanelStateKey]: TOptional<TBoolean>;
+};
 
 const overlayReport = defineCommand({
   id: 'overlay_report',
   description: 'The HUD overlay reports which panels it shows and its colour presets.',
   payload: Type.Object(
     {
-      scoreboardVisible: Type.Optional(Type.Boolean()),
-      vetoVisible: Type.Optional(Type.Boolean()),
-      statsVisible: Type.Optional(Type.Boolean()),
-      hudWindowOpen: Type.Optional(Type.Boolean()),
+      ...panelFlags,
       presets: Type.Optional(
         Type.Array(
           Type.Object(
@@ -63,11 +60,11 @@ const overlayReport = defineCommand({
     atLeastOne,
   ),
   needsMainWindow: false,
-  stateKeys: ['scoreboardVisible', 'vetoVisible', 'statsVisible', 'hudWindowOpen'],
+  stateKeys: PANELS.map((panel) => panel.stateKey),
   run: ({ hud }, report) => {
-    for (const [flag, panel] of PANEL_FLAGS) {
-      const visible = report[flag];
-      if (visible !== undefined) hud.send(panel, { type: 'panel.report', visible });
+    for (const { id, stateKey } of PANELS) {
+      const visible = report[stateKey];
+      if (visible !== undefined) hud.send(id, { type: 'panel.report', visible });
     }
     if (report.presets) hud.send('host', { type: 'host.presets', presets: report.presets });
     return {};

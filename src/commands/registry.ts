@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { ActionDescriptor } from '../answer-schemas.ts';
 import type { AnyCommand } from './command.ts';
 import { hudCommands } from './hud.commands.ts';
 import { matchCommands } from './match.commands.ts';
@@ -14,13 +15,6 @@ export const COMMANDS: readonly AnyCommand[] = [
   ...matchCommands,
   ...productionCommands,
 ];
-
-export interface ActionDescriptor {
-  id: string;
-  description: string;
-  needsMainWindow: boolean;
-  payload: TSchema | null;
-}
 
 export interface RegisteredCommand {
   command: AnyCommand;
@@ -50,9 +44,5 @@ export class CommandRegistry {
 
   get(id: string): RegisteredCommand | undefined {
     return this.#byId.get(id);
-  }
-
-  ids(): string[] {
-    return [...this.#byId.keys()];
   }
 }

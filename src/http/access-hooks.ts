@@ -1,13 +1,16 @@
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { decideAccess } from '../access/access-policy.ts';
 import { extractQueryToken, extractToken } from '../access/access-token.ts';
 import type { AddressClass } from '../access/address-class.ts';
 import { canonicalAddress, classifyAddress } from '../access/address-class.ts';
-import { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
 import type { Service } from '../service.ts';
-import { isOwnHost } from './host-check.ts';
+import { isUpgrade, upgradePathRefusal, WS_PATHS } from '../ws/ws-routes.ts';
+import { closeAfterRefusal } from './connection-limits.ts';
+import { sendError } from './error-envelope.ts';
+import { hostRefusal } from './host-check.ts';
 
 /** How a WebSocket upgrade was let in: with a good token, to send one as its first message, or to be closed 4401. */
 export type WsAuth = 'accepted' | 'awaiting' | 'rejected';
@@ -17,42 +20,44 @@ declare module 'fastify' {
     /** A device on the local network (rate limited, dropped when the token changes). */
     remote: boolean;
     wsAuth: WsAuth;
+    /** A signed-in browser of the operator app (the application server only). */
+    signedIn: boolean;
   }
 }
 
 /** Routes a web page may call (they carry an Origin header): nothing there changes or reveals the match. */
-const ORIGIN_ALLOWED = new Set(['/health', '/api/presets', '/api/actions']);
+export const ORIGIN_ALLOWED: ReadonlySet<string> = new Set(['/health', '/api/presets', '/api/actions']);
 
 /** The panel's API and the game's state feed: only for this machine, whatever the token. */
 const isLocalOnly = (path: string) => path.startsWith('/internal/') || path === '/gsi';
-
-export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
-  if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
-  return reply.code(error.status).send(error.toBody());
-}
 
 /**
  * Who may come in, checked before routing is acted on: the Host header, the address class, the
  * rate limit, the token and the Origin header. Every request is recorded for the panel.
  */
-export function registerAccess(app: FastifyInstance, service: Service): void {
+async function accessPlugin(app: FastifyInstance): Promise<void> {
+  const { service } = app;
   app.decorateRequest('remote', false);
   app.decorateRequest('wsAuth', 'accepted');
+  app.decorateRequest('signedIn', false);
 
   app.addHook('onRequest', async (request, reply) => {
-    const refusal = await refusalOf(request, service);
-    if (refusal) return sendError(reply, refusal);
+    const refusal = (await refusalOf(request, service)) ?? upgradePathRefusal(request);
+    if (!refusal) return;
+    closeAfterRefusal(request, reply);
+    return sendError(reply, refusal);
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    const record = {
+    const entry = {
       transport: 'http' as const,
       request: `${request.method} ${request.url.split('?')[0] ?? ''}`,
       status: reply.statusCode,
       address: peerOf(request.socket, request.ip).address,
     };
+    const record = reply.errorCode ? { ...entry, error: reply.errorCode } : entry;
     service.recent.add(record);
-    request.log.info(record, 'request');
+    request.log.debug(record, 'request');
   });
 }
 
@@ -86,19 +91,16 @@ const originRefusal = () =>
 
 function refusesOrigin(request: FastifyRequest, route: string, upgrade: boolean): boolean {
   if (request.headers.origin === undefined) return false;
-  const reading = request.method === 'GET' || request.method === 'HEAD';
+  // OPTIONS: the CORS preflight of a read (src/http/cors.ts).
+  const reading = request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS';
   return upgrade || !reading || !ORIGIN_ALLOWED.has(route);
 }
 
 async function refusalOf(request: FastifyRequest, service: Service): Promise<ServiceError | null> {
-  if (!isOwnHost(request.headers.host)) {
-    return new ServiceError(
-      'forbidden',
-      `Host ${request.headers.host} is not this machine: use its address or name`,
-    );
-  }
+  const foreignHost = hostRefusal(request.headers.host);
+  if (foreignHost) return foreignHost;
   const peer = peerOf(request.socket, request.ip);
-  const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
+  const upgrade = isUpgrade(request);
   // The route the router matched, not the raw URL: /%69nternal/token and /gsi/ reach the same handlers.
   // Read only when needed: Fastify builds the object on every read.
   const needsRoute = peer.class !== 'loopback' || request.headers.origin !== undefined;
@@ -123,10 +125,12 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
   if (!decision.allow) {
     // A WebSocket from the local network may still bring its token in its first message; a wrong
     // one is refused after the upgrade, with close code 4401, as the spec says.
-    if (!(upgrade && decision.error.code === 'unauthorized')) return decision.error;
+    if (!(upgrade && WS_PATHS.has(route) && decision.error.code === 'unauthorized')) return decision.error;
     request.wsAuth = presentedToken === undefined ? 'awaiting' : 'rejected';
   }
 
   if (refusesOrigin(request, route, upgrade)) return originRefusal();
   return null;
 }
+
+export default fp(accessPlugin, { name: 'access', dependencies: ['service', 'error-envelope'] });

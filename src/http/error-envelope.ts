@@ -1,5 +1,15 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import { RateLimitedError } from '../access/rate-limit.ts';
 import type { ErrorCode } from '../errors.ts';
-import { ServiceError } from '../errors.ts';
+import { ERROR_STATUS, ServiceError } from '../errors.ts';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** The envelope's error code of a failed answer, for the log and the recent-requests list. */
+    errorCode: ErrorCode | null;
+  }
+}
 
 /** Fastify's own errors, each as the service's code with a message a person can act on. */
 const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
@@ -20,18 +30,15 @@ const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_payload', message: 'the body is not valid JSON' },
 };
 
-const BY_STATUS: Record<number, ErrorCode> = {
-  400: 'invalid_payload',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-  503: 'unavailable',
-};
+/**
+ * The service's code for a status that Fastify or a plugin chose. A 5xx is a fault of ours and stays
+ * unknown, so it is logged; where a status has two codes, the general one (not_found) wins.
+ */
+const BY_STATUS = new Map<number, ErrorCode>(
+  (Object.entries(ERROR_STATUS) as Array<[ErrorCode, number]>)
+    .filter(([, status]) => status < 500)
+    .map(([code, status]) => [status, code]),
+);
 
 /** Any error as a ServiceError; null for a fault of ours (the caller logs it and answers 500). */
 export function toServiceError(error: unknown): ServiceError | null {
@@ -45,7 +52,55 @@ export function toServiceError(error: unknown): ServiceError | null {
   if (known) return new ServiceError(known.code, known.message);
   if (error instanceof SyntaxError)
     return new ServiceError('invalid_payload', `the body is not valid JSON: ${error.message}`);
-  const byStatus = statusCode !== undefined ? BY_STATUS[statusCode] : undefined;
+  const byStatus = statusCode !== undefined ? BY_STATUS.get(statusCode) : undefined;
   if (byStatus) return new ServiceError(byStatus, message ?? byStatus);
   return null;
 }
+
+/** Answers a failure in the spec's envelope, with the status its code has. */
+export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
+  if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+  reply.errorCode = error.code;
+  return reply.code(error.status).send(error.toBody());
+}
+
+/**
+ * Every failure as `{ ok: false, error, message }`: thrown errors, Fastify's own, unknown paths (404)
+ * and known paths with another method (405 with Allow).
+ */
+async function errorEnvelopePlugin(app: FastifyInstance): Promise<void> {
+  app.decorateReply('errorCode', null);
+
+  // Method + path patterns, for telling a wrong method (405) from an unknown path (404).
+  const routes: Array<{ pattern: RegExp; methods: Set<string> }> = [];
+  app.addHook('onRoute', ({ url, method }) => {
+    const pattern = new RegExp(`^${url.replace(/:[^/]+/g, '[^/]+')}/?$`);
+    let entry = routes.find((route) => route.pattern.source === pattern.source);
+    if (!entry) {
+      entry = { pattern, methods: new Set() };
+      routes.push(entry);
+    }
+    for (const m of [method].flat()) entry.methods.add(m);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const known = toServiceError(error);
+    if (known) return sendError(reply, known);
+    request.log.error({ err: error, url: request.url }, 'request failed');
+    return sendError(reply, new ServiceError('internal_error', 'internal error: see the service log'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const route = routes.find((candidate) => candidate.pattern.test(path));
+    if (!route) return sendError(reply, new ServiceError('not_found', `no route ${request.method} ${path}`));
+    const allowed = [...route.methods].filter((m) => m !== 'HEAD').join(', ');
+    reply.header('allow', allowed);
+    return sendError(
+      reply,
+      new ServiceError('method_not_allowed', `${request.method} is not allowed on ${path}: use ${allowed}`),
+    );
+  });
+}
+
+export default fp(errorEnvelopePlugin, { name: 'error-envelope' });

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
+import { ServiceError } from '../errors.ts';
 
 let cached: Set<string> | null = null;
 
@@ -40,4 +41,10 @@ export function isOwnHost(header: string | undefined): boolean {
   const full = hostname().toLowerCase();
   const short = full.split('.')[0] ?? full;
   return host === full || host === short || host === `${short}.local`;
+}
+
+/** The 403 for a Host header that does not name this machine; null when it does. */
+export function hostRefusal(header: string | undefined): ServiceError | null {
+  if (isOwnHost(header)) return null;
+  return new ServiceError('forbidden', `Host ${header} is not this machine: use its address or name`);
 }

@@ -2,6 +2,8 @@ import { EventSubscription, OBSWebSocket, OBSWebSocketError } from 'obs-websocke
 import { fromCallback } from 'xstate';
 import {
   backoffDelay,
+  OBS_AUTH_FAILED_CLOSE_CODE,
+  type ObsFailure,
   type ObsSocketCommand,
   type ObsSocketEvent,
   type ObsSocketInput,
@@ -27,10 +29,11 @@ export const obsSocket = fromCallback<ObsSocketCommand, ObsSocketInput>(({ input
   const report = (event: ObsSocketEvent) => {
     if (!stopped) sendBack(event);
   };
-  const reportClosed = (code: number, reason: string) => {
+  const reportClosed = (code: number, text: string) => {
     if (closed) return;
     closed = true;
-    report({ type: 'obs.socket.closed', code, reason: reason || lastErrorMessage });
+    const reason = text || lastErrorMessage;
+    report({ type: 'obs.socket.closed', code, reason, failure: obsFailureOf(code, reason) });
   };
 
   obs.on('ConnectionError', (error) => {
@@ -82,6 +85,20 @@ export const obsSocket = fromCallback<ObsSocketCommand, ObsSocketInput>(({ input
     });
   };
 });
+
+/**
+ * What a close means. obs-websocket-js passes on only the text of a socket error (Node's `ws` says
+ * "connect ECONNREFUSED 127.0.0.1:4455"), and a URL `ws` cannot use fails before any socket with
+ * its own sentence ("Invalid URL: …", "The URL's protocol must be one of …").
+ */
+export function obsFailureOf(code: number, reason: string): ObsFailure {
+  if (code === OBS_AUTH_FAILED_CLOSE_CODE) return 'auth_failed';
+  if (/\bECONNREFUSED\b|^Unexpected server response/.test(reason)) return 'refused';
+  if (/\b(ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN|ETIMEDOUT)\b/.test(reason))
+    return 'unreachable';
+  if (/^Invalid URL\b|URL's protocol must be|\bERR_INVALID_URL\b/.test(reason)) return 'bad_url';
+  return 'closed';
+}
 
 function describeRefusal(error: unknown): string {
   if (error instanceof OBSWebSocketError) {

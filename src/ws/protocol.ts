@@ -10,12 +10,15 @@ import {
   ColorPresetSchema,
   HudStateSchema,
   MatchSummarySchema,
+  PlayerStatsSchema,
+  ProductionSchema,
+  RequestRecordSchema,
   RevealViewSchema,
   VetoStatusSchema,
 } from '../answer-schemas.ts';
 import type { ErrorCode } from '../errors.ts';
 import { ERROR_STATUS } from '../errors.ts';
-import { ProductionSchema } from '../saved-state.ts';
+import { PublicSettingsSchema } from '../saved-state.ts';
 import { OneOf } from '../schemas.ts';
 
 export const PROTOCOL_VERSION = 1;
@@ -26,6 +29,8 @@ export const CLOSE = {
   unauthorized: 4401,
   /** Local network mode was switched off while a device was connected. */
   forbidden: 4403,
+  /** A remote device kept sending after a second's budget of its messages had been refused. */
+  rateLimited: 4429,
   /** The client did not read its messages: more than MAX_BUFFERED_BYTES were waiting. */
   tooSlow: 4008,
   /** A message over MAX_MESSAGE_BYTES (sent by the ws library). */
@@ -83,8 +88,24 @@ export const SnapshotSchema = Type.Object({
   veto: VetoStatusSchema,
   reveal: RevealViewSchema,
   presets: Type.Array(ColorPresetSchema),
+  production: ProductionSchema,
 });
 export type Snapshot = Static<typeof SnapshotSchema>;
+
+/** What the operator app shows of the servers and their settings (the panel, not the HUD). */
+export const PanelStatusSchema = Type.Object({
+  settings: PublicSettingsSchema,
+  automation: Type.Object({
+    enabled: Type.Boolean({ description: 'Enable local automation server (saved)' }),
+    listening: Type.Boolean({ description: 'The automation port is open now' }),
+    port: Type.Union([Type.Integer(), Type.Null()]),
+    httpUrls: Type.Array(Type.String(), { description: 'Loopback first, then each local-network address' }),
+    wsUrls: Type.Array(Type.String()),
+  }),
+  app: Type.Object({ appUrls: Type.Array(Type.String(), { description: 'The operator app and pages' }) }),
+  overlayPages: Type.Integer({ minimum: 0, description: 'HUD overlay pages connected now' }),
+});
+export type PanelStatus = Static<typeof PanelStatusSchema>;
 
 const eventOf = <E extends string, D extends TSchema>(event: E, data: D, description: string) =>
   Type.Object(
@@ -123,19 +144,22 @@ export const EVENT_MESSAGES = [
   eventOf(
     'stats.player',
     Type.Object({
-      player: Type.Union([
-        Type.Object({
-          slot: Type.Integer({ minimum: 0, maximum: 9 }),
-          provider: Type.Optional(OneOf(['platform_a', 'platform_b', 'live'] as const)),
-          name: Type.Optional(Type.String()),
-        }),
-        Type.Null(),
-      ]),
+      player: Type.Union([PlayerStatsSchema, Type.Null()]),
       durationMs: Type.Union([Type.Integer(), Type.Null()]),
     }),
     'The player the stats panel shows (null once it closed)',
   ),
   eventOf('overlay.reload', Type.Object({}), 'Notification: the overlay should reload (no revision change)'),
+  eventOf(
+    'panel.status',
+    PanelStatusSchema,
+    'Operator app only: the servers, their addresses and settings (after hello and on each change)',
+  ),
+  eventOf(
+    'panel.request',
+    Type.Object({ record: RequestRecordSchema }),
+    'Operator app only: a request just answered, for the recent-requests list',
+  ),
   eventOf(
     'replay.saved',
     Type.Object({ path: Type.String() }),
@@ -147,6 +171,12 @@ export const EVENT_MESSAGES = [
     'Notification: OBS refused a save or did not report it',
   ),
 ] as const;
+
+/** An event message, one member per event name. */
+export type EventMessage = Static<(typeof EVENT_MESSAGES)[number]>;
+export type EventName = EventMessage['event'];
+/** The data of the event called E. */
+export type EventData<E extends EventName> = Extract<EventMessage, { event: E }>['data'];
 
 export const HelloMessage = Type.Object(
   {

@@ -550,8 +550,20 @@ describe.skipIf(!canCreateNetns())(
             status: 200,
             address: net.lan.address,
           },
-          { transport: 'http', request: 'GET /api/state', status: 401, address: net.lan6.address },
-          { transport: 'http', request: 'GET /api/state', status: 403, address: net.outside.address },
+          {
+            transport: 'http',
+            request: 'GET /api/state',
+            status: 401,
+            error: 'unauthorized',
+            address: net.lan6.address,
+          },
+          {
+            transport: 'http',
+            request: 'GET /api/state',
+            status: 403,
+            error: 'forbidden',
+            address: net.outside.address,
+          },
           { transport: 'ws', request: 'trigger toggle_veto', status: 200, address: net.lan6.address },
           {
             transport: 'ws',

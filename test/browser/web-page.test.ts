@@ -16,7 +16,11 @@ window.outcome = (async () => {
   await attempt('form', () => fetch('${service}/api/actions/show_veto', { method: 'POST', mode: 'no-cors',
     body: new URLSearchParams({ a: '1' }) }).then((r) => r.type));
   await attempt('readState', () => fetch('${service}/api/state').then((r) => r.status));
+  await attempt('postJson', () => fetch('${service}/api/actions/toggle_scoreboard', { method: 'POST',
+    headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => r.status));
   await attempt('readHealth', () => fetch('${service}/health').then((r) => r.json()).then((b) => b.service));
+  await attempt('readPresets', () => fetch('${service}/api/presets').then((r) => r.json()).then((b) => b.ok));
+  await attempt('readActions', () => fetch('${service}/api/actions').then((r) => r.json()).then((b) => b.actions.length > 0));
   results.websocket = await new Promise((resolve) => {
     const socket = new WebSocket('${service.replace('http', 'ws')}/');
     socket.onopen = () => resolve('open');
@@ -36,7 +40,7 @@ describe.skipIf(!chromiumAvailable)('a web page in a real browser', () => {
     await browser?.close();
   });
 
-  it('cannot send commands, read the state or open the WebSocket (Origin rule)', async () => {
+  it('can read the three public GETs, but cannot send commands, read the state or open the WebSocket (Origin rule)', async () => {
     const server = await build();
     const pages = createServer((_request, response) => {
       response.setHeader('content-type', 'text/html');
@@ -52,8 +56,13 @@ describe.skipIf(!chromiumAvailable)('a web page in a real browser', () => {
       // The browser sends Origin: each request is refused by the service (the page cannot even read
       // the 403 of a cross-origin request without CORS headers, so fetch fails for it).
       expect(outcome.post).toMatch(/^blocked|^403$/);
+      // A JSON POST needs a preflight, which the service refuses: the POST is never sent.
+      expect(outcome.postJson).toMatch(/^blocked/);
       expect(outcome.readState).toMatch(/^blocked|^403$/);
-      expect(outcome.readHealth).toMatch(/^blocked/); // answered, but no CORS: the page cannot read it
+      // The public reads carry Access-Control-Allow-Origin: *, so the page reads them.
+      expect(outcome.readHealth).toBe('hud-automation');
+      expect(outcome.readPresets).toBe(true);
+      expect(outcome.readActions).toBe(true);
       expect(outcome.websocket).toBe('refused');
       // What matters: nothing changed.
       const { state } = (await get(server, '/api/state')).body;

@@ -7,7 +7,7 @@ import type { RunningServer, ServerOptions } from '../../src/server.ts';
 import { startServer } from '../../src/server.ts';
 
 export type BuildOptions = Partial<Omit<ServerOptions, 'logger'>> & {
-  /** Receives every log line (JSON), for tests that check what the operator is told. */
+  /** Receives every log line down to debug (JSON), for tests that check what the operator is told. */
   logSink?: (line: string) => void;
 };
 
@@ -34,10 +34,11 @@ export async function build(options: BuildOptions = {}): Promise<RunningServer> 
     headless: true,
     subscriptionActive: false,
     ...options,
+    appPort: options.appPort ?? 0,
     dataDir,
     overrides: { ...options.overrides, obs: { enabled: false, ...options.overrides?.obs } },
     logger: options.logSink
-      ? pino({ level: 'info' }, { write: options.logSink })
+      ? pino({ level: 'debug' }, { write: options.logSink })
       : pino({ level: process.env.HUD_TEST_LOG ?? 'silent' }),
   });
   running.push(() => server.close());

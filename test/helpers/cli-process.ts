@@ -9,6 +9,8 @@ export interface CliProcess {
   child: ChildProcessWithoutNullStreams;
   httpUrl: string;
   output(): string;
+  /** The first match of the pattern in the output (stdout and stderr), waiting for it. */
+  waitForOutput(pattern: RegExp): Promise<RegExpExecArray>;
   /** Resolves with the exit code (or the signal) once the process has ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -23,25 +25,36 @@ export async function startCli(
   built?: string,
 ): Promise<CliProcess> {
   const entry = built ? [built] : ['--import', 'tsx', CLI];
-  const child = spawn(process.execPath, [...entry, 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...entry, 'serve', '--port', '0', '--app-port', '0', ...args], {
     env: { ...process.env, ...env },
   });
   let output = '';
+  const waiters = new Set<() => void>();
+  const add = (chunk: string) => {
+    output += chunk;
+    for (const wake of waiters) wake();
+  };
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => (output += chunk));
+  child.stdout.on('data', add);
+  child.stderr.on('data', add);
   const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
-  const httpUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-      const found = /HTTP\s+(http:\/\/\S+)/.exec(output);
-      if (found?.[1]) resolve(found[1]);
+  const waitForOutput = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const found = pattern.exec(output);
+        if (!found) return;
+        waiters.delete(check);
+        resolve(found);
+      };
+      waiters.add(check);
+      check();
+      void exited.then(({ code }) =>
+        reject(new Error(`hud-automation exited (${code}) before printing ${pattern}:\n${output}`)),
+      );
     });
-    void exited.then(({ code }) =>
-      reject(new Error(`hud-automation exited (${code}) before it was ready:\n${output}`)),
-    );
-  });
-  return { child, httpUrl, output: () => output, exited };
+  const httpUrl = (await waitForOutput(/HTTP\s+(http:\/\/\S+)/))[1] ?? '';
+  return { child, httpUrl, output: () => output, waitForOutput, exited };
 }
 
 export async function post(httpUrl: string, action: string, payload?: unknown) {

@@ -332,13 +332,16 @@ export type VetoCommandEvent =
 /**
  * What the match should show after each veto command, from the spec's table: veto_start shows the
  * session's steps live and keeps what was there; the series maps fill when the last step is played;
- * veto_cancel shows the veto that was there before; veto_set (and an applied import) sets a
+ * veto_cancel shows the veto that was there before, whole (also a finished session's that the
+ * cancelled one replaced); veto_set (and an applied import) sets a
  * complete veto; reset_veto clears the veto and all series maps.
  */
 export class SeriesOracle {
   series: ExpectedSeries;
   /** What the running session replaced; null without a session. */
   private before: ExpectedSeries | null = null;
+  /** A session runs and has steps left to play. */
+  private unfinished = false;
 
   constructor(initial: ExpectedSeries) {
     this.series = structuredClone(initial);
@@ -348,7 +351,10 @@ export class SeriesOracle {
   apply(event: VetoCommandEvent, after: SessionShape | null): void {
     switch (event.type) {
       case 'veto.start': {
-        this.before ??= structuredClone(this.series);
+        // Replacing a session in progress keeps what that one replaced; replacing a finished one
+        // keeps the finished veto, which is what the HUD showed.
+        if (!this.unfinished || !this.before) this.before = structuredClone(this.series);
+        this.unfinished = true;
         this.series = {
           boFormat: event.boFormat,
           teamA: event.teamA,
@@ -362,6 +368,7 @@ export class SeriesOracle {
       case 'veto.undo': {
         if (!after || !this.before) return;
         const complete = after.steps.length === specOrder(after.boFormat, after.pool.length).length;
+        this.unfinished = !complete;
         this.series.veto = [...after.steps];
         this.series.maps = complete ? specSeriesMaps(after.steps) : structuredClone(this.before.maps);
         return;

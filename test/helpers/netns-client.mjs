@@ -10,6 +10,11 @@
 //   {id, op: 'ws-open', target, path, headers, timeoutMs}
 //       -> {id, type: 'ws', event: 'open' | 'refused' | 'message' | 'close' | 'error', at, ...}
 //   {id, op: 'ws-send', data}    {id, op: 'ws-close', code?, reason?}
+//   {id, op: 'raw', target, bytes, localAddress?, timeoutMs}
+//       -> {id, type: 'result', result: {data, closed, error, elapsedMs}}   (bytes as sent, latin1)
+//   {id, op: 'hold', target, count, expectClosed, timeoutMs}
+//       -> {id, type: 'result', result: {connected, closed}}   once expectClosed closed, or at timeout
+//   {id, op: 'release', hold}   ends the connections of an earlier hold
 // When stdin ends, running requests finish, open WebSockets are dropped and the process exits.
 import http from 'node:http';
 import net from 'node:net';
@@ -37,7 +42,15 @@ const hostHeader = (target) => {
   return `${net.isIPv6(host) ? `[${host}]` : host}:${target.port}`;
 };
 
-function httpRequest({ target, method = 'GET', path = '/', headers = {}, body, timeoutMs = 5000 }) {
+function httpRequest({
+  target,
+  method = 'GET',
+  path = '/',
+  headers = {},
+  body,
+  localAddress,
+  timeoutMs = 5000,
+}) {
   const started = performance.now();
   return new Promise((resolve) => {
     let settled = false;
@@ -58,6 +71,7 @@ function httpRequest({ target, method = 'GET', path = '/', headers = {}, body, t
         headers: hasHost ? headers : { host: hostHeader(target), ...headers },
         // A fresh connection per request: no answer depends on what an earlier request left behind.
         agent: false,
+        localAddress,
       },
       (response) => {
         const chunks = [];
@@ -100,6 +114,79 @@ async function burst({ count, spreadMs = 0, ...request }) {
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return { responses, counts, elapsedMs: Math.round(performance.now() - started) };
+}
+
+/**
+ * Writes bytes as they are and collects what comes back until the server closes the connection
+ * (`closed: true`) or `timeoutMs` passes (`closed: false`): for requests no HTTP client would send,
+ * and for finding out whether the server keeps a socket that trickles.
+ */
+function raw({ target, bytes, localAddress, timeoutMs = 5000 }) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const chunks = [];
+    let error = null;
+    const socket = net.connect({ host: target.host, port: target.port, localAddress }, () =>
+      socket.write(Buffer.from(bytes, 'latin1')),
+    );
+    const finish = (closed) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({
+        data: Buffer.concat(chunks).toString('latin1'),
+        closed,
+        error,
+        elapsedMs: Math.round(performance.now() - started),
+      });
+    };
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', (caught) => {
+      error = errorOf(caught);
+    });
+    socket.on('close', () => finish(true));
+  });
+}
+
+const holds = new Map();
+
+/** Opens `count` idle connections and keeps them until released, counting those the server closes. */
+function hold(id, { target, count, expectClosed = 0, timeoutMs = 5000 }) {
+  const sockets = [];
+  holds.set(id, sockets);
+  let connected = 0;
+  let closed = 0;
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve({ connected, closed });
+    };
+    const timer = setTimeout(done, timeoutMs);
+    const check = () => {
+      if (closed >= expectClosed && connected + closed >= count) done();
+    };
+    for (let i = 0; i < count; i++) {
+      const socket = net.connect({ host: target.host, port: target.port });
+      let wasConnected = false;
+      socket.on('connect', () => {
+        wasConnected = true;
+        connected++;
+        check();
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        if (wasConnected) connected--;
+        closed++;
+        check();
+      });
+      sockets.push(socket);
+    }
+  });
+}
+
+function release({ hold: id }) {
+  for (const socket of holds.get(id) ?? []) socket.destroy();
+  holds.delete(id);
 }
 
 const sessions = new Map();
@@ -192,6 +279,12 @@ input.on('line', (line) => {
       return reply(httpRequest(message));
     case 'burst':
       return reply(burst(message));
+    case 'raw':
+      return reply(raw(message));
+    case 'hold':
+      return reply(hold(message.id, message));
+    case 'release':
+      return release(message);
     case 'ws-open':
       return wsOpen(message.id, message);
     case 'ws-send':
@@ -209,5 +302,6 @@ input.on('line', (line) => {
 input.on('close', async () => {
   await Promise.allSettled([...running]);
   for (const socket of sessions.values()) socket.terminate();
+  for (const id of [...holds.keys()]) release({ hold: id });
   process.exitCode = 0;
 });

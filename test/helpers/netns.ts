@@ -72,6 +72,44 @@ export interface HttpRequest {
   body?: unknown;
   /** No answer within this bound gives `error.code === 'ETIMEDOUT'`. Default 5000. */
   timeoutMs?: number;
+  /** Send from this address of the host (one added with `addAddress`) instead of its own. */
+  localAddress?: string;
+}
+
+export interface RawRequest {
+  port: number;
+  /** Sent as they are (latin1): for requests no HTTP client writes, or a body that never ends. */
+  bytes: string;
+  localAddress?: string;
+  /** How long to wait for the server to close the connection. Default 5000. */
+  timeoutMs?: number;
+}
+
+export interface RawResult {
+  /** Everything the server sent (latin1). */
+  data: string;
+  /** True when the server ended the connection within the time-out. */
+  closed: boolean;
+  error: ClientError | null;
+  elapsedMs: number;
+}
+
+export interface HoldRequest {
+  port: number;
+  /** Idle connections to open. */
+  count: number;
+  /** Resolve as soon as the server has closed this many of them (else at the time-out). */
+  expectClosed?: number;
+  timeoutMs?: number;
+}
+
+export interface Hold {
+  /** Connections still open when the result came. */
+  connected: number;
+  /** Connections the server closed (or refused). */
+  closed: number;
+  /** Ends the connections still open. */
+  release(): void;
 }
 
 export interface ClientError {
@@ -234,8 +272,12 @@ class NamespaceClient {
     this.#child.stdin.write(`${JSON.stringify(message)}\n`);
   }
 
-  call<T>(message: Record<string, unknown>, boundMs: number): Promise<T> {
-    const id = this.#nextId++;
+  /** An id for a call whose result is referred to later (a hold to release). */
+  reserveId(): number {
+    return this.#nextId++;
+  }
+
+  call<T>(message: Record<string, unknown>, boundMs: number, id = this.#nextId++): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       // The client enforces the request's own time-out; this bound only catches a stuck client.
       const timer = setTimeout(() => {
@@ -469,6 +511,7 @@ function httpMessage(target: Target, request: HttpRequest): Record<string, unkno
     path: request.path ?? '/',
     headers,
     body,
+    localAddress: request.localAddress,
     timeoutMs: request.timeoutMs ?? 5000,
   };
 }
@@ -764,6 +807,12 @@ export interface TestNetwork {
   readonly interfaces: readonly string[];
   http(host: HostName, request: HttpRequest): Promise<HttpResult>;
   burst(host: HostName, request: BurstRequest): Promise<BurstResult>;
+  /** Raw bytes over one connection, and what came back until the server closed it. */
+  raw(host: HostName, request: RawRequest): Promise<RawResult>;
+  /** Idle connections held open until `release()`: for per-device connection limits. */
+  hold(host: HostName, request: HoldRequest): Promise<Hold>;
+  /** Gives the host one more address (IPv6: in its own /64, e.g. `fd00:231:0:5::3`). */
+  addAddress(host: HostName, address: string): Promise<void>;
   /** Opens a WebSocket and resolves once the handshake has an outcome (open, refused, error). */
   openWs(host: HostName, request: WsOpenRequest): Promise<WsSession>;
   /** A whole WebSocket session from a script: steps, then listen until close, count or duration. */
@@ -854,6 +903,36 @@ export async function createTestNetwork(): Promise<TestNetwork> {
         kind: 'burst',
         ...request,
       }) as Promise<BurstResult>,
+    raw: async (name, { port, ...request }) =>
+      clientFor(name).call<RawResult>(
+        { op: 'raw', target: targetOf(name, port), ...request },
+        (request.timeoutMs ?? 5000) + 5000,
+      ),
+    hold: async (name, { port, ...request }) => {
+      const client = clientFor(name);
+      const id = client.reserveId();
+      const result = await client.call<Omit<Hold, 'release'>>(
+        { op: 'hold', target: targetOf(name, port), ...request },
+        (request.timeoutMs ?? 5000) + 5000,
+        id,
+      );
+      return { ...result, release: () => client.write({ id: -1, op: 'release', hold: id }) };
+    },
+    addAddress: async (name, address) => {
+      const host = hosts[name];
+      const link = plan.find((candidate) => candidate.namespace === host.namespace) as LinkPlan;
+      const prefix = address.includes(':') ? 64 : 30;
+      await ip([
+        '-n',
+        host.namespace,
+        'address',
+        'add',
+        `${address}/${prefix}`,
+        'dev',
+        link.peerInterface,
+        ...(address.includes(':') ? ['nodad'] : []),
+      ]);
+    },
     openWs: async (name, request) => clientFor(name).openWs(targetOf(name, request.port), request),
     ws: async (name, script) => runWsScript(clientFor(name), targetOf(name, script.port), script),
     close: async () => {

@@ -19,7 +19,8 @@ describe('HUD commands', () => {
       hudWindowOpen: false,
       mainWindowOpen: true,
       senScene: null,
-      obs: { connection: 'disconnected', replayBufferActive: false },
+      // build() switches OBS off: the state says so.
+      obs: { connection: 'disconnected', replayBufferActive: false, reason: 'switched_off' },
       storage: { ok: true, reason: null },
     });
   });

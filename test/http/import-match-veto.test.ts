@@ -25,8 +25,7 @@ import {
 
 /**
  * import_match_veto end to end: a real service on 127.0.0.1 whose FACEIT and HLTV bases point at
- * local servers that answer with the real fixtures (shared/fixtures, beside the repository; the
- * source server reads them from ../../../shared/fixtures, the same depth as this file).
+ * local servers that answer with the real fixtures of test/fixtures.
  */
 
 const API_KEY = 'test-key';
@@ -703,7 +702,7 @@ describe('import_match_veto failures', () => {
     {
       what: 'an unknown field',
       payload: { url: hltvUrl(BO1), provider: 'hltv' },
-      message: /provider: unknown field/,
+      message: /unknown field provider; known fields: url, platformMatchId, apply, show$/,
     },
   ];
 
@@ -775,7 +774,7 @@ describe('import_match_veto failures', () => {
 
     expect(answer.status).toBe(503);
     expect(answer.body).toMatchObject({ ok: false, error: 'unavailable' });
-    expect(answer.body.message).toContain('import_match_veto needs the main application window');
+    expect(answer.body.message).toContain('import_match_veto needs the main window: open the operator app');
     expect(source.requests).toHaveLength(0);
     expect(await observed(server)).toEqual(before);
   });

@@ -23,6 +23,28 @@ function raw(
 }
 
 describe('HTTP transport', () => {
+  it('a failed request keeps its error code in the recent-requests list and in the log', async () => {
+    const lines: string[] = [];
+    const server = await build({ logSink: (line) => lines.push(line) });
+    expect((await command(server, 'show_player_stats', { slot: 12 })).status).toBe(400);
+    expect((await get(server, '/api/nothing')).status).toBe(404);
+    const { body } = await get(server, '/internal/requests');
+    expect(body.requests).toContainEqual(
+      expect.objectContaining({
+        request: 'POST /api/actions/show_player_stats',
+        status: 400,
+        error: 'invalid_payload',
+      }),
+    );
+    expect(body.requests).toContainEqual(
+      expect.objectContaining({ request: 'GET /api/nothing', status: 404, error: 'not_found' }),
+    );
+    const logged = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
+    expect(logged).toContainEqual(
+      expect.objectContaining({ request: 'POST /api/actions/show_player_stats', error: 'invalid_payload' }),
+    );
+  });
+
   it('GET /health answers the service id', async () => {
     const server = await build();
     expect((await get(server, '/health')).body).toEqual({ ok: true, service: 'hud-automation' });
@@ -136,6 +158,28 @@ describe('HTTP transport', () => {
     expect(wrongMethod).toMatchObject({ status: 405, body: { ok: false, error: 'method_not_allowed' } });
     expect(wrongMethod.headers.allow).toBe('POST');
     expect((await raw(`${server.httpUrl}/api/state`, { method: 'DELETE' })).status).toBe(405);
+  });
+
+  it('a failed request keeps its error code in the recent requests and in the log', async () => {
+    const lines: string[] = [];
+    const server = await build({ logSink: (line) => lines.push(line) });
+    await command(server, 'warp_drive');
+    await command(server, 'set_team_format', { format: '9v9' });
+    await get(server, '/api/state');
+    const { requests } = (await get(server, '/internal/requests')).body;
+    // Newest first; the list's own request is recorded once it is answered.
+    expect(requests).toMatchObject([
+      { transport: 'http', request: 'GET /api/state', status: 200 },
+      { request: 'POST /api/actions/set_team_format', status: 400, error: 'invalid_payload' },
+      { request: 'POST /api/actions/warp_drive', status: 404, error: 'unknown_action' },
+    ]);
+    expect(requests[0]).not.toHaveProperty('error');
+    const logged = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
+    expect(logged.find((entry) => entry.request === 'POST /api/actions/warp_drive')).toMatchObject({
+      level: 20,
+      status: 404,
+      error: 'unknown_action',
+    });
   });
 
   it('refuses every request with an Origin header but GET /health, /api/presets and /api/actions', async () => {

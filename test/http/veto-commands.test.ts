@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { build, command, get } from '../helpers/build.ts';
+import type { RunningServer } from '../../src/server.ts';
+import { build, command, get, tempDir } from '../helpers/build.ts';
+import { connect } from '../helpers/ws-client.ts';
 
 const teams = { teamA: { name: 'Vitality' }, teamB: { name: 'FaZe', logo: 'https://example.org/faze.png' } };
 const BO3_STEPS = [
@@ -189,7 +191,8 @@ describe('veto commands', () => {
       const { status, body } = await command(server, action);
       expect(status).toBe(503);
       expect(body).toMatchObject({ ok: false, error: 'unavailable' });
-      expect(body.message).toContain('main application window');
+      expect(body.message).toContain(`${action} needs the main window: open the operator app`);
+      expect(body.message).toContain('--headless');
     }
     // The shell reports the window open but not signed in: still 503, with the other reason.
     await fetch(`${server.httpUrl}/internal/host_report`, {
@@ -265,5 +268,91 @@ describe('a new pairing', () => {
         winner: null,
       },
     ]);
+  });
+});
+
+// Issue 10, defect 2: veto_cancel shows what was there when veto_start began, whole: the veto, its
+// reveal, the series format and the series maps with their results, also across a restart.
+describe('veto_cancel restores what was there before the session', () => {
+  const bo1Pool = ['mirage', 'nuke', 'inferno'];
+
+  /** The match as a user reads it over HTTP, and the reveal of its veto as the HUD's WebSocket gets it. */
+  async function shown(server: RunningServer) {
+    const { match } = (await get(server, '/api/match')).body;
+    const client = await connect(server.wsUrl);
+    const hello = await client.waitFor((message) => message.type === 'hello');
+    client.close();
+    return { match, reveal: hello.snapshot.reveal };
+  }
+
+  async function completeBo1(server: RunningServer) {
+    await command(server, 'veto_start', { boFormat: 'bo1', ...teams, mapPool: bo1Pool });
+    await command(server, 'veto_select', { map: 'mirage' });
+    expect((await command(server, 'veto_select', { map: 'nuke' })).body.result.complete).toBe(true);
+  }
+
+  /** Starts a bo3 over what is shown and plays one step, revealing it. */
+  async function startBo3(server: RunningServer) {
+    expect((await command(server, 'veto_start', { boFormat: 'bo3', ...teams })).status).toBe(200);
+    expect((await command(server, 'veto_select', { map: 'ancient' })).status).toBe(200);
+    await command(server, 'veto_reveal', { mode: 'all' });
+    const { match } = (await get(server, '/api/match')).body;
+    expect(match).toMatchObject({ boFormat: 'bo3', veto: { revealed: 1 } });
+    expect(match.veto.steps).toHaveLength(1);
+  }
+
+  it('a completed bo1 replaced by a bo3 session comes back: format, map, result and reveal', async () => {
+    const server = await build();
+    await completeBo1(server);
+    await command(server, 'set_map_result', { map: 1, scoreA: 13, scoreB: 9, finished: true });
+    await command(server, 'veto_reveal', { instant: false, mode: 'prev' });
+    const before = await shown(server);
+    expect(before.match).toMatchObject({ boFormat: 'bo1', seriesScore: { a: 1, b: 0 } });
+    expect(before.match.veto).toMatchObject({ revealed: 2 });
+    expect(before.match.maps).toEqual([expect.objectContaining({ map: 'de_inferno', finished: true })]);
+
+    await startBo3(server);
+    expect((await command(server, 'veto_cancel')).body.result).toEqual({ active: false });
+    expect(await shown(server)).toEqual(before);
+    expect((await get(server, '/api/veto')).body.veto).toEqual({ active: false });
+  });
+
+  it('a veto_set with a result and a progressive reveal, replaced by a session, comes back', async () => {
+    const server = await build();
+    await command(server, 'veto_set', { boFormat: 'bo3', ...teams, steps: BO3_STEPS });
+    await command(server, 'set_map_result', { map: 1, scoreA: 13, scoreB: 7, finished: true });
+    await command(server, 'veto_reveal', { instant: false, mode: 'reset' });
+    for (let i = 0; i < 3; i++) await command(server, 'veto_reveal', { mode: 'next' });
+    const before = await shown(server);
+    expect(before).toMatchObject({
+      reveal: { instant: false, revealed: 3 },
+      match: { veto: { revealed: 3 } },
+    });
+
+    await startBo3(server);
+    await command(server, 'veto_reveal', { instant: true });
+    await command(server, 'veto_cancel');
+    expect(await shown(server)).toEqual(before);
+  });
+
+  it('also after a restart between the session and the cancel, and between two sessions', async () => {
+    const dataDir = await tempDir();
+    const first = await build({ dataDir });
+    await completeBo1(first);
+    await command(first, 'set_map_result', { map: 1, scoreA: 4, scoreB: 13, finished: true });
+    await command(first, 'veto_reveal', { instant: false, mode: 'prev' });
+    const before = await shown(first);
+    await first.close();
+
+    // The finished session is still running after the restart: a new one replaces it.
+    const second = await build({ dataDir });
+    expect(await shown(second)).toEqual(before);
+    await startBo3(second);
+    await second.close();
+
+    const third = await build({ dataDir });
+    expect((await get(third, '/api/veto')).body.veto).toMatchObject({ active: true, boFormat: 'bo3' });
+    expect((await command(third, 'veto_cancel')).status).toBe(200);
+    expect(await shown(third)).toEqual(before);
   });
 });

@@ -21,8 +21,8 @@ export interface SourceServer {
   close(): Promise<void>;
 }
 
-// The repository is cloned with shared/ beside it, so fixtures live two levels above test/import.
-const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url);
+// Real pages and payloads kept in the repository; test/fixtures/SOURCES.md says where each came from.
+const FIXTURES = new URL('../fixtures/', import.meta.url);
 
 export function fixtureText(name: string): string {
   return readFileSync(new URL(name, FIXTURES), 'utf8');

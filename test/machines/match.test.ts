@@ -4,7 +4,7 @@ import { createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import type { MatchEvent, MatchInput, SeriesMap } from '../../machines/match.machine.ts';
 import { explainMapResult, MATCH_DEFAULTS, matchMachine } from '../../machines/match.machine.ts';
-import type { Side, VetoStep } from '../../machines/veto-rules.ts';
+import type { BoFormat, Side, Team, VetoStep } from '../../machines/veto-rules.ts';
 import {
   listedAndHandled,
   pathName,
@@ -30,7 +30,20 @@ const BO3_STEPS = BO3_ACTIVE_DUTY;
 /** The series part of the walk: teams, a veto session, a whole veto, a reset and map results. */
 const SERIES_EVENTS: MatchEvent[] = [
   { type: 'match.teams.set', teamA: NAVI, teamB: VITALITY, boFormat: 'bo3' },
-  { type: 'match.veto.sessionStarted', teamA: ALPHA, teamB: BRAVO, boFormat: 'bo1' },
+  {
+    type: 'match.veto.sessionStarted',
+    teamA: ALPHA,
+    teamB: BRAVO,
+    boFormat: 'bo1',
+    replacesUnfinished: false,
+  },
+  {
+    type: 'match.veto.sessionStarted',
+    teamA: ALPHA,
+    teamB: BRAVO,
+    boFormat: 'bo1',
+    replacesUnfinished: true,
+  },
   { type: 'match.veto.sessionProgress', steps: BO1_STEPS.slice(0, 1), complete: false },
   { type: 'match.veto.sessionProgress', steps: BO1_STEPS, complete: true },
   { type: 'match.veto.sessionCancelled' },
@@ -54,7 +67,7 @@ function describeModelEvent(event: MatchEvent): string {
     case 'match.teams.set':
       return `set_teams ${event.teamA.name}/${event.teamB.name}`;
     case 'match.veto.sessionStarted':
-      return 'session started';
+      return event.replacesUnfinished ? 'session started over an unfinished one' : 'session started';
     case 'match.veto.sessionProgress':
       return `session ${event.steps.length} steps${event.complete ? ' (complete)' : ''}`;
     case 'match.veto.sessionCancelled':
@@ -77,9 +90,16 @@ function describeModelEvent(event: MatchEvent): string {
  * the machine. A map that stays at the same place in a new veto keeps its result.
  */
 function specMatch(before: MatchInput, event: MatchEvent): MatchInput {
-  const seriesFrom = (steps: readonly VetoStep[], previous: readonly SeriesMap[]): SeriesMap[] =>
+  // Between the same two teams (by name) a map keeps its result; a new pairing starts from 0-0.
+  const samePair = (a: Pick<MatchInput, 'teamA' | 'teamB'>, b: Pick<MatchInput, 'teamA' | 'teamB'>) =>
+    a.teamA?.name === b.teamA?.name && a.teamB?.name === b.teamB?.name;
+  const seriesFrom = (
+    steps: readonly VetoStep[],
+    previous: readonly SeriesMap[],
+    sameSeries: boolean,
+  ): SeriesMap[] =>
     specSeriesMaps(steps).map(({ map, pickedBy }, index) => {
-      const kept = previous[index];
+      const kept = sameSeries ? previous[index] : undefined;
       return kept?.map === map
         ? { ...kept, pickedBy }
         : { map, pickedBy, finished: false, scoreA: 0, scoreB: 0, winner: null };
@@ -112,7 +132,8 @@ function specMatch(before: MatchInput, event: MatchEvent): MatchInput {
     }
     case 'match.veto.sessionStarted': {
       const { eventName: _e, teamFormat: _t, beforeSession, ...setup } = before;
-      const kept = beforeSession ?? setup;
+      // A finished session that is replaced is what the HUD showed: it becomes the one to restore.
+      const kept = (event.replacesUnfinished ? beforeSession : null) ?? setup;
       return {
         ...before,
         beforeSession: kept,
@@ -129,7 +150,9 @@ function specMatch(before: MatchInput, event: MatchEvent): MatchInput {
       return {
         ...before,
         veto: event.steps,
-        maps: event.complete ? seriesFrom(event.steps, previous) : previous,
+        maps: event.complete
+          ? seriesFrom(event.steps, previous, samePair(before.beforeSession, before))
+          : previous,
       };
     }
     case 'match.veto.sessionCancelled':
@@ -138,7 +161,11 @@ function specMatch(before: MatchInput, event: MatchEvent): MatchInput {
       return {
         ...before,
         veto: event.steps,
-        maps: seriesFrom(event.steps, before.maps),
+        maps: seriesFrom(
+          event.steps,
+          before.maps,
+          samePair({ teamA: event.teamA ?? before.teamA, teamB: event.teamB ?? before.teamB }, before),
+        ),
         boFormat: event.boFormat,
         teamA: event.teamA ?? before.teamA,
         teamB: event.teamB ?? before.teamB,
@@ -148,6 +175,15 @@ function specMatch(before: MatchInput, event: MatchEvent): MatchInput {
       return { ...before, veto: null, maps: [], beforeSession: null };
   }
 }
+
+/** The parts of the match a veto session replaces and veto_cancel restores. */
+const seriesOf = ({ boFormat, teamA, teamB, maps, veto }: MatchInput) => ({
+  boFormat,
+  teamA,
+  teamB,
+  maps,
+  veto,
+});
 
 const actors: Array<Actor<typeof matchMachine>> = [];
 afterEach(() => {
@@ -179,15 +215,28 @@ function walkAll(
     for (const [index, path] of paths.entries()) {
       it(`path ${index}: ${pathName(path, describeModelEvent)}`, async () => {
         let actor: Actor<typeof matchMachine> | undefined;
+        // The series as it was when the running chain of sessions began: what a cancel must show.
+        let restorePoint: ReturnType<typeof seriesOf> | null = null;
         await walk(path, {
           start: () => {
             actor = startMatch();
+            restorePoint = null;
           },
           send: (event) => {
             const match = actor as Actor<typeof matchMachine>;
             const before = match.getSnapshot().context;
             match.send(event);
-            expect(match.getSnapshot().context).toEqual(specMatch(before, event));
+            const after = match.getSnapshot().context;
+            expect(after).toEqual(specMatch(before, event));
+            if (event.type === 'match.veto.sessionStarted') {
+              if (!event.replacesUnfinished || !restorePoint) restorePoint = seriesOf(before);
+            } else if (event.type === 'match.veto.sessionCancelled') {
+              if (restorePoint)
+                expect(seriesOf(after), 'veto_cancel restores the series').toEqual(restorePoint);
+              restorePoint = null;
+            } else if (event.type === 'match.veto.apply' || event.type === 'match.veto.reset') {
+              restorePoint = null;
+            }
           },
           check: (expected) => {
             const actual = (actor as Actor<typeof matchMachine>).getSnapshot();
@@ -219,6 +268,18 @@ walkAll('series (teams, veto session, veto_set, reset_veto, map results)', SERIE
   expect(states.some((context) => context.maps[0]?.finished && context.veto?.length === 7)).toBe(true);
   // A session that replaces a veto and the cancel that restores it.
   expect(states.some((context) => context.beforeSession?.veto?.length === 7)).toBe(true);
+  // A session that replaces a finished session keeps the finished veto to restore.
+  expect(states.some((context) => context.beforeSession?.veto?.length === BO1_STEPS.length)).toBe(true);
+  // A cancel that restores maps with a result.
+  expect(
+    paths.some((path) =>
+      path.steps.some(
+        (step, i) =>
+          step.event.type === 'match.veto.sessionCancelled' &&
+          path.steps[i - 1]?.state.context.beforeSession?.maps.some((entry) => entry.finished),
+      ),
+    ),
+  ).toBe(true);
 });
 
 walkAll('event name and team format', LABEL_EVENTS, (paths) => {
@@ -228,6 +289,14 @@ walkAll('event name and team format', LABEL_EVENTS, (paths) => {
     ),
   );
   expect(labels.size).toBe(2 * 3);
+});
+
+const started = (teamA: Team, teamB: Team, boFormat: BoFormat, replacesUnfinished: boolean): MatchEvent => ({
+  type: 'match.veto.sessionStarted',
+  teamA,
+  teamB,
+  boFormat,
+  replacesUnfinished,
 });
 
 describe('matchMachine, refusals', () => {
@@ -281,15 +350,36 @@ describe('matchMachine, refusals', () => {
     expect(match.getSnapshot()).toBe(before);
   });
 
-  it('a second session keeps the setup from before the first: cancel restores that', () => {
+  it('a session that replaces one in progress keeps the setup from before the first: cancel restores that', () => {
     const match = startMatch();
     match.send({ type: 'match.veto.apply', steps: BO3_STEPS, boFormat: 'bo3', teamA: NAVI, teamB: VITALITY });
     const original = match.getSnapshot().context;
-    match.send({ type: 'match.veto.sessionStarted', teamA: ALPHA, teamB: BRAVO, boFormat: 'bo1' });
-    match.send({ type: 'match.veto.sessionProgress', steps: BO1_STEPS, complete: true });
-    match.send({ type: 'match.veto.sessionStarted', teamA: BRAVO, teamB: ALPHA, boFormat: 'bo1' });
+    match.send(started(ALPHA, BRAVO, 'bo1', false));
+    match.send({ type: 'match.veto.sessionProgress', steps: BO1_STEPS.slice(0, 1), complete: false });
+    match.send(started(BRAVO, ALPHA, 'bo1', true));
     expect(match.getSnapshot().context.maps).toEqual(original.maps);
     match.send({ type: 'match.veto.sessionCancelled' });
     expect(match.getSnapshot().context).toEqual(original);
+  });
+
+  // Issue 10, defect 2: a completed bo1, then a bo3 session cancelled, showed no format, maps or veto.
+  it('a session that replaces a finished one: cancel restores the finished veto, format and maps', () => {
+    const match = startMatch();
+    match.send(started(ALPHA, BRAVO, 'bo1', false));
+    match.send({ type: 'match.veto.sessionProgress', steps: BO1_STEPS, complete: true });
+    match.send({ type: 'match.mapResult.set', index: 0, scoreA: 13, scoreB: 4, finished: true });
+    const finished = match.getSnapshot().context;
+    match.send(started(ALPHA, BRAVO, 'bo3', false));
+    match.send({ type: 'match.veto.sessionProgress', steps: BO3_STEPS.slice(0, 1), complete: false });
+    match.send({ type: 'match.veto.sessionCancelled' });
+    const restored = match.getSnapshot().context;
+    expect(seriesOf(restored)).toEqual(seriesOf(finished));
+    expect(restored.boFormat).toBe('bo1');
+    expect(restored.maps).toEqual([
+      { map: 'de_ancient', pickedBy: 'decider', finished: true, scoreA: 13, scoreB: 4, winner: 'A' },
+    ]);
+    // The finished session was shown as any veto: nothing is left to cancel.
+    expect(restored.beforeSession).toBeNull();
+    expect(match.getSnapshot().matches('standing')).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ import {
   type ObsConnectionEmitted,
   type ObsConnectionEvent,
   type ObsConnectionSnapshot,
+  type ObsFailure,
   type ObsSettings,
   type ObsSocketCommand,
   type ObsSocketEvent,
@@ -63,6 +64,8 @@ function createHarness(settings: ObsSettings = SETTINGS) {
       return open[0] as FakeSocket;
     },
     status: () => obsStatusOf(actor.getSnapshot()),
+    /** How the last try failed, as the model walk sends it (null after a connect or new settings). */
+    lastFailure: null as ObsFailure | null,
   };
 }
 
@@ -93,8 +96,13 @@ type ModelEvent = ObsConnectionEvent | AfterEvent;
 
 const MODEL_EVENTS: ModelEvent[] = [
   { type: 'obs.socket.connected' },
-  { type: 'obs.socket.closed', code: 1006, reason: '' },
-  { type: 'obs.socket.closed', code: 4009, reason: 'Authentication failed.' },
+  {
+    type: 'obs.socket.closed',
+    code: 1006,
+    reason: 'connect ECONNREFUSED 127.0.0.1:4455',
+    failure: 'refused',
+  },
+  { type: 'obs.socket.closed', code: 4009, reason: 'Authentication failed.', failure: 'auth_failed' },
   { type: 'obs.replayBuffer.state', active: true },
   { type: 'obs.replayBuffer.state', active: false },
   { type: 'obs.replay.save' },
@@ -244,8 +252,11 @@ describe('obsConnectionMachine, model-based', () => {
                   h.clock.increment(1);
                 } else if (event.type === 'obs.configure' || event.type === 'obs.replay.save') {
                   h.actor.send(event);
+                  if (event.type === 'obs.configure') h.lastFailure = null;
                 } else {
                   h.socket().report(event);
+                  if (event.type === 'obs.socket.connected') h.lastFailure = null;
+                  if (event.type === 'obs.socket.closed') h.lastFailure = event.failure;
                 }
                 expect(h.emitted).toEqual(expectedEmits(before, event));
               },
@@ -261,7 +272,17 @@ describe('obsConnectionMachine, model-based', () => {
 
             const connection = expectedConnection(expected);
             const bufferActive = expected.matches({ session: { connected: { replayBuffer: 'active' } } });
-            expect(obsStatusOf(actual)).toEqual({ connection, replayBufferActive: bufferActive });
+            // Why OBS is not connected, from the rules: switched off, the login failure while the
+            // machine has given up on it, else how the last try since a connect or new settings failed.
+            const reason =
+              connection === 'connected'
+                ? null
+                : expected.matches('switchedOff')
+                  ? 'switched_off'
+                  : expected.matches('authFailed') || expected.matches({ session: 'probing' })
+                    ? 'auth_failed'
+                    : h.lastFailure;
+            expect(obsStatusOf(actual)).toEqual({ connection, replayBufferActive: bufferActive, reason });
             expect(canSaveReplay(actual)).toBe(
               connection !== 'connected' ? 'not_connected' : bufferActive ? 'ok' : 'buffer_inactive',
             );
@@ -301,6 +322,7 @@ describe('obsConnectionMachine, back-off while OBS is away', () => {
         type: 'obs.socket.closed',
         code: 1006,
         reason: 'connect ECONNREFUSED 127.0.0.1:4455',
+        failure: 'refused',
       });
       expect(h.live()).toHaveLength(0);
       // Measure the wait: step the clock until the next try opens a socket.
@@ -314,27 +336,28 @@ describe('obsConnectionMachine, back-off while OBS is away', () => {
     expect(waits).toEqual([1_000, 2_000, 5_000, 10_000, 10_000, 10_000]);
     expect(h.sockets).toHaveLength(7);
 
-    // Many snapshots (each try and each wait is one), one visible status: no revision tick.
+    // Many snapshots (each try and each wait is one), one visible status once the reason is known:
+    // retries that fail the same way tick no revision.
     expect(seen.length).toBeGreaterThan(10);
     expect(new Set(seen.map((status) => JSON.stringify(status)))).toEqual(
-      new Set([JSON.stringify({ connection: 'connecting', replayBufferActive: false })]),
+      new Set([JSON.stringify({ connection: 'connecting', replayBufferActive: false, reason: 'refused' })]),
     );
     expect(obsProblemOf(h.actor.getSnapshot())).toBe('connect ECONNREFUSED 127.0.0.1:4455 (code 1006)');
   });
 
   it('reconnects by itself and starts the back-off again from 1 s after a later drop', () => {
     const h = start();
-    h.socket().report({ type: 'obs.socket.closed', code: 1006, reason: '' });
+    h.socket().report({ type: 'obs.socket.closed', code: 1006, reason: '', failure: 'closed' });
     h.clock.increment(1_000);
-    h.socket().report({ type: 'obs.socket.closed', code: 1006, reason: '' });
+    h.socket().report({ type: 'obs.socket.closed', code: 1006, reason: '', failure: 'closed' });
     h.clock.increment(2_000);
     h.socket().report({ type: 'obs.socket.connected' });
     h.socket().report({ type: 'obs.replayBuffer.state', active: true });
-    expect(h.status()).toEqual({ connection: 'connected', replayBufferActive: true });
+    expect(h.status()).toEqual({ connection: 'connected', replayBufferActive: true, reason: null });
     expect(obsProblemOf(h.actor.getSnapshot())).toBeNull();
 
-    h.socket().report({ type: 'obs.socket.closed', code: 1006, reason: '' });
-    expect(h.status()).toEqual({ connection: 'connecting', replayBufferActive: false });
+    h.socket().report({ type: 'obs.socket.closed', code: 1006, reason: '', failure: 'closed' });
+    expect(h.status()).toEqual({ connection: 'connecting', replayBufferActive: false, reason: 'closed' });
     h.clock.increment(999);
     expect(h.live()).toHaveLength(0);
     h.clock.increment(1);
@@ -345,10 +368,10 @@ describe('obsConnectionMachine, back-off while OBS is away', () => {
     const h = start();
     h.socket().report({ type: 'obs.socket.connected' });
     h.socket().report({ type: 'obs.replayBuffer.state', active: true });
-    h.socket().report({ type: 'obs.socket.closed', code: 1006, reason: '' });
+    h.socket().report({ type: 'obs.socket.closed', code: 1006, reason: '', failure: 'closed' });
     h.clock.increment(1_000);
     h.socket().report({ type: 'obs.socket.connected' });
-    expect(h.status()).toEqual({ connection: 'connected', replayBufferActive: false });
+    expect(h.status()).toEqual({ connection: 'connected', replayBufferActive: false, reason: null });
     expect(canSaveReplay(h.actor.getSnapshot())).toBe('buffer_inactive');
   });
 
@@ -375,8 +398,17 @@ describe('obsConnectionMachine, back-off while OBS is away', () => {
 describe('obsConnectionMachine, wrong password (close 4009)', () => {
   it('gives up at once, reports why, and does not hammer OBS', () => {
     const h = start();
-    h.socket().report({ type: 'obs.socket.closed', code: 4009, reason: 'Authentication failed.' });
-    expect(h.status()).toEqual({ connection: 'disconnected', replayBufferActive: false });
+    h.socket().report({
+      type: 'obs.socket.closed',
+      code: 4009,
+      reason: 'Authentication failed.',
+      failure: 'auth_failed',
+    });
+    expect(h.status()).toEqual({
+      connection: 'disconnected',
+      replayBufferActive: false,
+      reason: 'auth_failed',
+    });
     expect(obsProblemOf(h.actor.getSnapshot())).toBe('OBS refused the password (Authentication failed.)');
 
     h.clock.increment(OBS_AUTH_RETRY_MS - 1);
@@ -387,7 +419,12 @@ describe('obsConnectionMachine, wrong password (close 4009)', () => {
 
   it('probes quietly every 60 s: failed probes change nothing visible', () => {
     const h = start();
-    h.socket().report({ type: 'obs.socket.closed', code: 4009, reason: 'Authentication failed.' });
+    h.socket().report({
+      type: 'obs.socket.closed',
+      code: 4009,
+      reason: 'Authentication failed.',
+      failure: 'auth_failed',
+    });
     const seen: string[] = [];
     h.actor.subscribe((snapshot) => seen.push(JSON.stringify(obsStatusOf(snapshot))));
     for (const code of [4009, 1006, 4009]) {
@@ -396,11 +433,14 @@ describe('obsConnectionMachine, wrong password (close 4009)', () => {
         type: 'obs.socket.closed',
         code,
         reason: code === 4009 ? 'Authentication failed.' : '',
+        failure: code === 4009 ? 'auth_failed' : 'closed',
       });
     }
     expect(h.sockets).toHaveLength(4);
     expect(new Set(seen)).toEqual(
-      new Set([JSON.stringify({ connection: 'disconnected', replayBufferActive: false })]),
+      new Set([
+        JSON.stringify({ connection: 'disconnected', replayBufferActive: false, reason: 'auth_failed' }),
+      ]),
     );
     // OBS being away during a probe does not hide the login failure.
     expect(obsProblemOf(h.actor.getSnapshot())).toBe('OBS refused the password (Authentication failed.)');
@@ -408,7 +448,12 @@ describe('obsConnectionMachine, wrong password (close 4009)', () => {
 
   it('connects when a slow probe succeeds (the password was fixed in OBS)', () => {
     const h = start();
-    h.socket().report({ type: 'obs.socket.closed', code: 4009, reason: 'Authentication failed.' });
+    h.socket().report({
+      type: 'obs.socket.closed',
+      code: 4009,
+      reason: 'Authentication failed.',
+      failure: 'auth_failed',
+    });
     h.clock.increment(OBS_AUTH_RETRY_MS);
     h.socket().report({ type: 'obs.socket.connected' });
     expect(h.status().connection).toBe('connected');
@@ -417,12 +462,22 @@ describe('obsConnectionMachine, wrong password (close 4009)', () => {
 
   it('tries again at once with new settings, and on a re-sent configure', () => {
     const h = start();
-    h.socket().report({ type: 'obs.socket.closed', code: 4009, reason: 'Authentication failed.' });
+    h.socket().report({
+      type: 'obs.socket.closed',
+      code: 4009,
+      reason: 'Authentication failed.',
+      failure: 'auth_failed',
+    });
     h.actor.send({ type: 'obs.configure', ...SETTINGS, password: 'fixed' });
     expect(h.status().connection).toBe('connecting');
     expect(h.socket().input.password).toBe('fixed');
 
-    h.socket().report({ type: 'obs.socket.closed', code: 4009, reason: 'Authentication failed.' });
+    h.socket().report({
+      type: 'obs.socket.closed',
+      code: 4009,
+      reason: 'Authentication failed.',
+      failure: 'auth_failed',
+    });
     h.actor.send({ type: 'obs.configure', ...SETTINGS, password: 'fixed' });
     expect(h.sockets).toHaveLength(3);
     expect(h.status().connection).toBe('connecting');
@@ -462,7 +517,7 @@ describe('obsConnectionMachine, settings', () => {
 
   it('switching off closes the socket and stops retrying', () => {
     const h = start();
-    h.socket().report({ type: 'obs.socket.closed', code: 1006, reason: '' });
+    h.socket().report({ type: 'obs.socket.closed', code: 1006, reason: '', failure: 'closed' });
     h.actor.send({ type: 'obs.configure', ...SETTINGS, enabled: false });
     expect(h.status().connection).toBe('disconnected');
     h.clock.increment(60_000);
@@ -517,7 +572,7 @@ describe('obsConnectionMachine, save_replay', () => {
   it('emits replay.failed when the connection drops during a save', () => {
     const h = connectedWithBuffer();
     h.actor.send({ type: 'obs.replay.save' });
-    h.socket().report({ type: 'obs.socket.closed', code: 1006, reason: '' });
+    h.socket().report({ type: 'obs.socket.closed', code: 1006, reason: '', failure: 'closed' });
     expect(h.emitted).toEqual([
       { type: 'replay.failed', message: 'The connection to OBS ended before the replay was saved' },
     ]);
@@ -552,7 +607,7 @@ describe('obsConnectionMachine, save_replay', () => {
     const h = connectedWithBuffer();
     h.socket().report({ type: 'obs.replayBuffer.state', active: false });
     expect(canSaveReplay(h.actor.getSnapshot())).toBe('buffer_inactive');
-    expect(h.status()).toEqual({ connection: 'connected', replayBufferActive: false });
+    expect(h.status()).toEqual({ connection: 'connected', replayBufferActive: false, reason: null });
   });
 });
 
@@ -560,5 +615,44 @@ describe('backoffDelay', () => {
   it('follows the table and stays at its last step', () => {
     expect([1, 2, 3, 4, 5, 50].map(backoffDelay)).toEqual([1_000, 2_000, 5_000, 10_000, 10_000, 10_000]);
     expect(OBS_BACKOFF_MS.at(-1)).toBe(10_000);
+  });
+});
+
+describe('obsConnectionMachine, why OBS is not connected', () => {
+  it('the status carries the reason of the last failed try, switched off, and none while connected', () => {
+    const h = start();
+    expect(h.status().reason).toBeNull();
+    h.socket().report({
+      type: 'obs.socket.closed',
+      code: 1006,
+      reason: 'getaddrinfo ENOTFOUND obs.local',
+      failure: 'unreachable',
+    });
+    expect(h.status()).toEqual({
+      connection: 'connecting',
+      replayBufferActive: false,
+      reason: 'unreachable',
+    });
+    h.clock.increment(1_000);
+    h.socket().report({ type: 'obs.socket.connected' });
+    expect(h.status().reason).toBeNull();
+    h.socket().report({ type: 'obs.socket.closed', code: 1001, reason: '', failure: 'closed' });
+    expect(h.status().reason).toBe('closed');
+    h.actor.send({ type: 'obs.configure', ...SETTINGS, url: 'localhost:4455' });
+    // New settings: nothing known about them until their first try fails.
+    expect(h.status().reason).toBeNull();
+    h.socket().report({
+      type: 'obs.socket.closed',
+      code: -1,
+      reason: 'Invalid URL: localhost:4455',
+      failure: 'bad_url',
+    });
+    expect(h.status().reason).toBe('bad_url');
+    h.actor.send({ type: 'obs.configure', ...SETTINGS, enabled: false });
+    expect(h.status()).toEqual({
+      connection: 'disconnected',
+      replayBufferActive: false,
+      reason: 'switched_off',
+    });
   });
 });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Actor, SnapshotFrom } from 'xstate';
 import { createActor, SimulatedClock } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import type { PanelEvent, PanelInput, PlayerStatsRequest } from '../../machines/panel.machine.ts';
+import type { PanelEvent, PanelStart, PlayerStatsRequest } from '../../machines/panel.machine.ts';
 import { panelMachine } from '../../machines/panel.machine.ts';
 import { describeEvent, machineModel, pathName, reachedValues, valueKey, walk } from '../helpers/model.ts';
 
@@ -13,13 +13,18 @@ const TIMER = 'xstate.after.displayTime.panel.shown.timed';
 type TimerEvent = { type: typeof TIMER };
 type ModelEvent = PanelEvent | TimerEvent;
 
+/** The wall-clock time of the tests' commands and starts (ms since the epoch). */
+const NOW = Date.UTC(2026, 10, 24, 12);
+/** A panel saved as `visible` with no timer, started at NOW. */
+const at = (visible: boolean | null): PanelStart => ({ visible, hideAt: null, now: NOW });
+
 const PLAYER_3: PlayerStatsRequest = { slot: 3, provider: 'live', name: 'ropz' };
 const PLAYER_0: PlayerStatsRequest = { slot: 0 };
 
 const EVENTS: ModelEvent[] = [
   { type: 'panel.show' },
-  { type: 'panel.show', durationMs: 3_000 },
-  { type: 'panel.show', player: PLAYER_3, durationMs: 5_000 },
+  { type: 'panel.show', durationMs: 3_000, now: NOW },
+  { type: 'panel.show', player: PLAYER_3, durationMs: 5_000, now: NOW },
   { type: 'panel.show', player: PLAYER_0 },
   { type: 'panel.hide' },
   { type: 'panel.toggle' },
@@ -65,7 +70,7 @@ afterEach(() => {
   for (const actor of actors.splice(0)) actor.stop();
 });
 
-function startPanel(input: PanelInput) {
+function startPanel(input: PanelStart) {
   const clock = new SimulatedClock();
   const actor = createActor(panelMachine, { input, clock });
   actors.push(actor);
@@ -79,10 +84,11 @@ it('createTestModel refuses the machine (the timed state has an `after`), hence 
   expect(() => createTestModel(panelMachine)).toThrow(/After events on test machines are not supported/);
 });
 
-describe.each<[string, PanelInput]>([
-  ['nothing known yet', { visible: null }],
-  ['restored as shown', { visible: true }],
-  ['restored as hidden', { visible: false }],
+describe.each<[string, PanelStart]>([
+  ['nothing known yet', at(null)],
+  ['restored as shown', at(true)],
+  ['restored as hidden', at(false)],
+  ['restored as shown with 2 s left of a timer', { visible: true, hideAt: NOW + 2_000, now: NOW }],
 ])('panelMachine, model-based, starting from %s', (_name, input) => {
   const model = machineModel(panelMachine, { input, events: EVENTS as never });
   const paths = model.getShortestPaths();
@@ -107,8 +113,8 @@ describe.each<[string, PanelInput]>([
           const { actor, clock } = panel as Panel;
           const before = visibleOf(actor.getSnapshot());
           if (event.type === TIMER) {
-            // The timer hides the panel after exactly durationMs, not a millisecond earlier.
-            const delay = from.context.durationMs as number;
+            // The timer hides the panel after exactly durationMs (or what was left), not a millisecond earlier.
+            const delay = from.context.timerMs as number;
             clock.increment(delay - 1);
             expect(actor.getSnapshot().matches({ shown: 'timed' })).toBe(true);
             clock.increment(1);
@@ -133,7 +139,13 @@ describe.each<[string, PanelInput]>([
           // A hidden panel forgets what it showed; only a timed panel has a duration.
           if (actual.matches('hidden'))
             expect(actual.context).toMatchObject({ player: null, durationMs: null });
-          if (actual.matches({ shown: 'timed' })) expect(actual.context.durationMs).toBeGreaterThan(0);
+          // A timed panel has a deadline to save, and it is when its timer fires.
+          if (actual.matches({ shown: 'timed' })) {
+            expect(actual.context.timerMs).toBeGreaterThan(0);
+            expect(actual.context.hideAt).toBe(NOW + (actual.context.timerMs as number));
+          } else {
+            expect(actual.context).toMatchObject({ hideAt: null, timerMs: null });
+          }
         },
       });
     });
@@ -142,10 +154,10 @@ describe.each<[string, PanelInput]>([
 
 describe('panelMachine, the display timer', () => {
   it('a new duration restarts the timer from the new show', () => {
-    const { actor, clock } = startPanel({ visible: false });
-    actor.send({ type: 'panel.show', player: PLAYER_3, durationMs: 3_000 });
+    const { actor, clock } = startPanel(at(false));
+    actor.send({ type: 'panel.show', player: PLAYER_3, durationMs: 3_000, now: NOW });
     clock.increment(2_000);
-    actor.send({ type: 'panel.show', player: PLAYER_0, durationMs: 5_000 });
+    actor.send({ type: 'panel.show', player: PLAYER_0, durationMs: 5_000, now: NOW });
     clock.increment(4_999);
     expect(actor.getSnapshot().context.player).toEqual(PLAYER_0);
     expect(actor.getSnapshot().matches('shown')).toBe(true);
@@ -154,8 +166,8 @@ describe('panelMachine, the display timer', () => {
   });
 
   it('a plain show of a timed panel changes nothing: the timer still hides it', () => {
-    const { actor, clock } = startPanel({ visible: false });
-    actor.send({ type: 'panel.show', player: PLAYER_3, durationMs: 3_000 });
+    const { actor, clock } = startPanel(at(false));
+    actor.send({ type: 'panel.show', player: PLAYER_3, durationMs: 3_000, now: NOW });
     clock.increment(1_000);
     const timed = actor.getSnapshot();
     actor.send({ type: 'panel.show' });
@@ -165,8 +177,8 @@ describe('panelMachine, the display timer', () => {
   });
 
   it('hide stops the timer: a later show stays until hidden', () => {
-    const { actor, clock } = startPanel({ visible: null });
-    actor.send({ type: 'panel.show', durationMs: 3_000 });
+    const { actor, clock } = startPanel(at(null));
+    actor.send({ type: 'panel.show', durationMs: 3_000, now: NOW });
     actor.send({ type: 'panel.hide' });
     actor.send({ type: 'panel.show' });
     clock.increment(60_000);
@@ -174,8 +186,8 @@ describe('panelMachine, the display timer', () => {
   });
 
   it('a show with another player but no duration holds the panel', () => {
-    const { actor, clock } = startPanel({ visible: false });
-    actor.send({ type: 'panel.show', player: PLAYER_3, durationMs: 3_000 });
+    const { actor, clock } = startPanel(at(false));
+    actor.send({ type: 'panel.show', player: PLAYER_3, durationMs: 3_000, now: NOW });
     actor.send({ type: 'panel.show', player: PLAYER_0 });
     clock.increment(60_000);
     expect(actor.getSnapshot().matches({ shown: 'held' })).toBe(true);
@@ -183,8 +195,8 @@ describe('panelMachine, the display timer', () => {
   });
 
   it('toggle of a timed panel hides it, and the old timer does not fire into a later show', () => {
-    const { actor, clock } = startPanel({ visible: false });
-    actor.send({ type: 'panel.show', durationMs: 3_000 });
+    const { actor, clock } = startPanel(at(false));
+    actor.send({ type: 'panel.show', durationMs: 3_000, now: NOW });
     actor.send({ type: 'panel.toggle' });
     expect(actor.getSnapshot().matches('hidden')).toBe(true);
     actor.send({ type: 'panel.toggle' });
@@ -194,11 +206,11 @@ describe('panelMachine, the display timer', () => {
 });
 
 describe('panelMachine, show_* and hide_* do nothing when already so', () => {
-  const noOps: Array<[string, PanelInput, PanelEvent]> = [
-    ['show of a shown panel', { visible: true }, { type: 'panel.show' }],
-    ['hide of a hidden panel', { visible: false }, { type: 'panel.hide' }],
-    ['an overlay report that agrees (shown)', { visible: true }, { type: 'panel.report', visible: true }],
-    ['an overlay report that agrees (hidden)', { visible: false }, { type: 'panel.report', visible: false }],
+  const noOps: Array<[string, PanelStart, PanelEvent]> = [
+    ['show of a shown panel', at(true), { type: 'panel.show' }],
+    ['hide of a hidden panel', at(false), { type: 'panel.hide' }],
+    ['an overlay report that agrees (shown)', at(true), { type: 'panel.report', visible: true }],
+    ['an overlay report that agrees (hidden)', at(false), { type: 'panel.report', visible: false }],
   ];
   for (const [name, input, event] of noOps) {
     it(name, () => {
@@ -208,4 +220,36 @@ describe('panelMachine, show_* and hide_* do nothing when already so', () => {
       expect(actor.getSnapshot()).toBe(before);
     });
   }
+});
+
+// Regression: the timer of show_player_stats { durationMs } was not saved, so after a restart the
+// panel stayed shown for good.
+describe('panelMachine, a timed show across a restart', () => {
+  it('saves the deadline: a show with a duration hides at now + durationMs', () => {
+    const { actor } = startPanel(at(false));
+    actor.send({ type: 'panel.show', player: PLAYER_3, durationMs: 8_000, now: NOW });
+    expect(actor.getSnapshot().context.hideAt).toBe(NOW + 8_000);
+  });
+
+  it('restarted before the deadline, the panel shows for what was left of the timer', () => {
+    const { actor, clock } = startPanel({ visible: true, hideAt: NOW + 2_500, now: NOW });
+    expect(actor.getSnapshot().matches({ shown: 'timed' })).toBe(true);
+    clock.increment(2_499);
+    expect(actor.getSnapshot().matches('shown')).toBe(true);
+    clock.increment(1);
+    expect(actor.getSnapshot().matches('hidden')).toBe(true);
+  });
+
+  it('restarted after the deadline (or at it), the panel starts hidden', () => {
+    for (const hideAt of [NOW - 1, NOW]) {
+      const { actor } = startPanel({ visible: true, hideAt, now: NOW });
+      expect(actor.getSnapshot().matches('hidden')).toBe(true);
+      expect(actor.getSnapshot().context).toMatchObject({ hideAt: null, timerMs: null });
+    }
+  });
+
+  it('a deadline saved with a hidden panel means nothing', () => {
+    const { actor } = startPanel({ visible: false, hideAt: NOW + 5_000, now: NOW });
+    expect(actor.getSnapshot().matches('hidden')).toBe(true);
+  });
 });

@@ -3,7 +3,8 @@ import type { Actor, SnapshotFrom } from 'xstate';
 import { createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import type { Scene, SceneWindowEvent, SceneWindowInput } from '../../machines/scene-window.machine.ts';
-import { SCENES, sceneWindowMachine } from '../../machines/scene-window.machine.ts';
+import { sceneWindowMachine } from '../../machines/scene-window.machine.ts';
+import { SCENES } from '../../machines/vocabulary.ts';
 import { listedAndHandled, pathName, reachedValues, valueKey, walk } from '../helpers/model.ts';
 
 type SceneSnapshot = SnapshotFrom<typeof sceneWindowMachine>;

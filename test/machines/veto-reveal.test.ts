@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Actor } from 'xstate';
 import { createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import type { VetoRevealEvent, VetoRevealInput } from '../../machines/veto-reveal.machine.ts';
+import type { VetoRevealCommand, VetoRevealInput } from '../../machines/veto-reveal.machine.ts';
 import { REVEAL_DEFAULTS, revealedCount, vetoRevealMachine } from '../../machines/veto-reveal.machine.ts';
 import { listedAndHandled, pathName, reachedValues, valueKey, walk } from '../helpers/model.ts';
 
@@ -13,15 +13,15 @@ const MODES: Mode[] = ['next', 'prev', 'all', 'reset', 'instant', 'progressive']
  * Every command with a veto of 3 steps, and with 1 step (after an undo or a smaller veto): the
  * number of steps there are now travels with each event.
  */
-const EVENTS: VetoRevealEvent[] = [3, 1].flatMap((total) =>
-  MODES.map((mode): VetoRevealEvent => ({ type: `veto.reveal.${mode}`, total })),
+const EVENTS: VetoRevealCommand[] = [3, 1].flatMap((total) =>
+  MODES.map((mode): VetoRevealCommand => ({ type: `veto.reveal.${mode}`, total })),
 );
 
-const modeOf = (event: VetoRevealEvent) => event.type.replace('veto.reveal.', '') as Mode;
-const describeModelEvent = (event: VetoRevealEvent) => `${modeOf(event)}/${event.total}`;
+const modeOf = (event: VetoRevealCommand) => event.type.replace('veto.reveal.', '') as Mode;
+const describeModelEvent = (event: VetoRevealCommand) => `${modeOf(event)}/${event.total}`;
 
 /** How many steps the HUD shows after a command, from the spec: next shows one more, prev one less, … */
-function specShown(before: number, event: VetoRevealEvent): number {
+function specShown(before: number, event: VetoRevealCommand): number {
   switch (modeOf(event)) {
     case 'next':
       return Math.min(before + 1, event.total);
@@ -38,7 +38,7 @@ function specShown(before: number, event: VetoRevealEvent): number {
 }
 
 /** Whether the reveal is instant after a command: instant true/false switch it, stepping turns it off. */
-function specInstant(before: boolean, shownBefore: number, event: VetoRevealEvent): boolean {
+function specInstant(before: boolean, shownBefore: number, event: VetoRevealCommand): boolean {
   switch (modeOf(event)) {
     case 'instant':
       return true;
@@ -68,7 +68,7 @@ function startReveal(input: VetoRevealInput = { ...REVEAL_DEFAULTS }) {
 
 describe.each<[string, VetoRevealInput]>([
   ['the default (instant)', { ...REVEAL_DEFAULTS }],
-  ['a saved progressive reveal of 2 steps', { instant: false, revealed: 2 }],
+  ['a saved progressive reveal of 2 steps', { instant: false, revealed: 2, beforeSession: null }],
 ])('vetoRevealMachine, model-based, from %s', (_name, input) => {
   const model = createTestModel(vetoRevealMachine, {
     input,
@@ -86,13 +86,15 @@ describe.each<[string, VetoRevealInput]>([
   });
 
   for (const [index, path] of paths.entries()) {
-    it(`path ${index}: ${pathName(path, describeModelEvent)}`, async () => {
+    // The walk sends only the listed operator commands (filterEvents).
+    it(`path ${index}: ${pathName(path, (event) => describeModelEvent(event as VetoRevealCommand))}`, async () => {
       let actor: Actor<typeof vetoRevealMachine> | undefined;
       await walk(path, {
         start: () => {
           actor = startReveal({ ...input });
         },
-        send: (event) => {
+        send: (sent) => {
+          const event = sent as VetoRevealCommand;
           const reveal = actor as Actor<typeof vetoRevealMachine>;
           const before = reveal.getSnapshot().context;
           const shownBefore = revealedCount(before, event.total);
@@ -128,7 +130,7 @@ describe('vetoRevealMachine, the reveal as a veto grows and shrinks', () => {
   });
 
   it('shows at most the steps there are after an undo, and prev steps back from what is shown', () => {
-    const actor = startReveal({ instant: false, revealed: 3 });
+    const actor = startReveal({ instant: false, revealed: 3, beforeSession: null });
     expect(revealedCount(actor.getSnapshot().context, 1)).toBe(1);
     actor.send({ type: 'veto.reveal.prev', total: 1 });
     expect(revealedCount(actor.getSnapshot().context, 3)).toBe(0);
@@ -145,5 +147,61 @@ describe('vetoRevealMachine, the reveal as a veto grows and shrinks', () => {
     expect(revealedCount(actor.getSnapshot().context, 0)).toBe(0);
     // veto_set plays a new veto of 7 steps: reset said every step is hidden.
     expect(revealedCount(actor.getSnapshot().context, 7)).toBe(0);
+  });
+});
+
+describe('vetoRevealMachine, a manual veto session', () => {
+  it('a session starts hidden and veto_cancel brings back the reveal from before it, mode included', () => {
+    const actor = startReveal({ instant: false, revealed: 2, beforeSession: null });
+    actor.send({ type: 'veto.reveal.sessionStarted', replacesUnfinished: false });
+    expect(revealedCount(actor.getSnapshot().context, 1)).toBe(0);
+    actor.send({ type: 'veto.reveal.instant', total: 1 });
+    actor.send({ type: 'veto.reveal.sessionCancelled' });
+    expect(actor.getSnapshot().context).toEqual({ instant: false, revealed: 2, beforeSession: null });
+    expect(actor.getSnapshot().matches('progressive')).toBe(true);
+  });
+
+  it('an instant reveal comes back instant', () => {
+    const actor = startReveal();
+    actor.send({ type: 'veto.reveal.sessionStarted', replacesUnfinished: false });
+    actor.send({ type: 'veto.reveal.reset', total: 0 });
+    expect(actor.getSnapshot().matches('progressive')).toBe(true);
+    actor.send({ type: 'veto.reveal.sessionCancelled' });
+    expect(actor.getSnapshot().matches('instant')).toBe(true);
+    expect(revealedCount(actor.getSnapshot().context, 7)).toBe(7);
+  });
+
+  it('a session replacing one in progress keeps the older backup; one replacing a finished session takes a new one', () => {
+    const actor = startReveal({ instant: false, revealed: 5, beforeSession: null });
+    actor.send({ type: 'veto.reveal.sessionStarted', replacesUnfinished: false });
+    actor.send({ type: 'veto.reveal.next', total: 1 });
+    actor.send({ type: 'veto.reveal.sessionStarted', replacesUnfinished: true });
+    expect(actor.getSnapshot().context.beforeSession).toEqual({ instant: false, revealed: 5 });
+    actor.send({ type: 'veto.reveal.next', total: 1 });
+    actor.send({ type: 'veto.reveal.sessionStarted', replacesUnfinished: false });
+    expect(actor.getSnapshot().context.beforeSession).toEqual({ instant: false, revealed: 1 });
+  });
+
+  it('veto_set, reset_veto or an import end the session: the backup goes, the count stays', () => {
+    const actor = startReveal({ instant: false, revealed: 5, beforeSession: null });
+    actor.send({ type: 'veto.reveal.sessionStarted', replacesUnfinished: false });
+    actor.send({ type: 'veto.reveal.next', total: 1 });
+    actor.send({ type: 'veto.reveal.sessionEnded' });
+    expect(actor.getSnapshot().context).toEqual({ instant: false, revealed: 1, beforeSession: null });
+    const ended = actor.getSnapshot();
+    actor.send({ type: 'veto.reveal.sessionCancelled' });
+    expect(actor.getSnapshot()).toBe(ended);
+  });
+
+  // Regression: the stored count stayed above the steps after an undo, so the step played again
+  // showed at once.
+  it('steps removed by an undo lower the stored count: a step played again stays hidden', () => {
+    const actor = startReveal({ instant: false, revealed: 4, beforeSession: null });
+    actor.send({ type: 'veto.reveal.stepsRemoved', total: 3 });
+    expect(actor.getSnapshot().context.revealed).toBe(3);
+    expect(revealedCount(actor.getSnapshot().context, 4)).toBe(3);
+    const clamped = actor.getSnapshot();
+    actor.send({ type: 'veto.reveal.stepsRemoved', total: 3 });
+    expect(actor.getSnapshot()).toBe(clamped);
   });
 });

@@ -10,6 +10,7 @@ import { PRODUCTION_DEFAULTS } from '../../machines/production.machine.ts';
 import type { HudInput } from '../../machines/supervisor.machine.ts';
 import { supervisorMachine } from '../../machines/supervisor.machine.ts';
 import { SYSTEM_ID } from '../../machines/system-ids.ts';
+import type { vetoRevealMachine } from '../../machines/veto-reveal.machine.ts';
 import { REVEAL_DEFAULTS } from '../../machines/veto-reveal.machine.ts';
 import type { BoFormat, Side, Team } from '../../machines/veto-rules.ts';
 import { POOL_SIZE } from '../../machines/veto-rules.ts';
@@ -152,13 +153,14 @@ function hudInput(): HudInput {
     vetoReveal: { ...REVEAL_DEFAULTS },
     sceneWindow: { scene: null },
     panels: {
-      scoreboard: { visible: null },
-      vetoPanel: { visible: null },
-      stats: { visible: null },
-      overlay: { visible: null },
+      scoreboard: { visible: null, hideAt: null },
+      vetoPanel: { visible: null, hideAt: null },
+      stats: { visible: null, hideAt: null },
+      overlay: { visible: null, hideAt: null },
     },
     production: structuredClone(PRODUCTION_DEFAULTS),
     obs: { ...defaultObsSettings, enabled: false },
+    now: Date.now(),
   };
 }
 
@@ -436,14 +438,12 @@ describe('vetoSessionMachine, import model', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('vetoSessionMachine, a session that replaces another', () => {
-  it('veto_start over a running session starts afresh, and cancel brings back what was there before the first', () => {
+  it('veto_start over a session in progress starts afresh, and cancel brings back what was there before the first', () => {
     const system = start();
     system.session.send(SET_BO3);
     const original = system.match.getSnapshot().context;
     system.session.send(START_BO1);
     system.session.send({ type: 'veto.select', map: 'de_mirage' });
-    system.session.send({ type: 'veto.select', map: 'de_nuke' });
-    expect(system.match.getSnapshot().context.maps.map((entry) => entry.map)).toEqual(['de_ancient']);
     system.session.send(START_BO3);
     expect(system.session.getSnapshot().matches({ session: { active: 'inProgress' } })).toBe(true);
     expect(vetoStatusOf(system.snapshots())).toMatchObject({
@@ -458,6 +458,83 @@ describe('vetoSessionMachine, a session that replaces another', () => {
     system.session.send({ type: 'veto.cancel' });
     expect(system.match.getSnapshot().context).toEqual(original);
     expect(vetoStatusOf(system.snapshots())).toEqual({ active: false });
+  });
+
+  // Issue 10, defect 2: complete a bo1, start a bo3, select, cancel: the match showed no format,
+  // no maps and no veto.
+  it('veto_start over a finished session, then cancel: the finished veto, its format, maps and reveal come back', () => {
+    const system = start();
+    const reveal = system.root.system.get(SYSTEM_ID.vetoReveal) as ActorRefFrom<typeof vetoRevealMachine>;
+    playBo1(system);
+    reveal.send({ type: 'veto.reveal.progressive', total: 3 });
+    reveal.send({ type: 'veto.reveal.prev', total: 3 });
+    const finished = system.match.getSnapshot().context;
+    const shown = matchSummaryOf(system.snapshots());
+    expect(shown.veto?.revealed).toBe(2);
+    system.session.send(START_BO3);
+    // The new session starts hidden in progressive mode; the operator reveals its first step.
+    system.session.send({ type: 'veto.select', map: 'de_mirage' });
+    expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(0);
+    reveal.send({ type: 'veto.reveal.instant', total: 1 });
+    system.session.send({ type: 'veto.cancel' });
+    // The finished veto shows as any veto does: there is no session left to cancel.
+    expect(system.match.getSnapshot().context).toEqual({ ...finished, beforeSession: null });
+    expect(matchSummaryOf(system.snapshots())).toEqual(shown);
+    expect(reveal.getSnapshot().context).toEqual({ instant: false, revealed: 2, beforeSession: null });
+    expect(reveal.getSnapshot().matches('progressive')).toBe(true);
+  });
+
+  it('an imported veto replaced by a session comes back on cancel', async () => {
+    const system = start();
+    system.session.send(IMPORT_AND_SHOW);
+    system.imports.shift()?.resolve(IMPORTED);
+    await waitFor(system.session, (snapshot) => snapshot.context.importing === null);
+    const imported = system.match.getSnapshot().context;
+    expect(imported).toMatchObject({ boFormat: 'bo1', teamA: IMPORTED.teamA, veto: IMPORTED.steps });
+    const shown = matchSummaryOf(system.snapshots());
+    system.session.send(START_BO3);
+    system.session.send({ type: 'veto.select', map: 'de_mirage' });
+    system.session.send({ type: 'veto.cancel' });
+    expect(system.match.getSnapshot().context).toEqual(imported);
+    expect(matchSummaryOf(system.snapshots())).toEqual(shown);
+  });
+
+  it('veto_set and reset_veto end a session for good: nothing is left to restore', () => {
+    for (const end of [SET_BO3, { type: 'veto.reset' } as const]) {
+      const system = startSystem();
+      try {
+        system.session.send(START_BO1);
+        system.session.send(end);
+        expect(system.match.getSnapshot().context.beforeSession).toBeNull();
+        expect(system.snapshots().vetoReveal.context.beforeSession).toBeNull();
+      } finally {
+        system.root.stop();
+      }
+    }
+  });
+});
+
+/** A complete bo1 session over POOL_BO1: B bans mirage, A bans nuke, ancient is the decider. */
+function playBo1(system: System) {
+  system.session.send(START_BO1);
+  system.session.send({ type: 'veto.select', map: 'de_mirage' });
+  system.session.send({ type: 'veto.select', map: 'de_nuke' });
+  expect(vetoStatusOf(system.snapshots())).toMatchObject({ complete: true });
+}
+
+describe('vetoSessionMachine, the reveal follows the session', () => {
+  it('after an undo in progressive reveal, a step played again waits to be revealed', () => {
+    const system = start();
+    const reveal = system.root.system.get(SYSTEM_ID.vetoReveal) as ActorRefFrom<typeof vetoRevealMachine>;
+    system.session.send(START_BO3);
+    for (const map of ['de_ancient', 'de_anubis']) system.session.send({ type: 'veto.select', map });
+    reveal.send({ type: 'veto.reveal.progressive', total: 2 });
+    expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(2);
+    system.session.send({ type: 'veto.undo' });
+    expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(1);
+    system.session.send({ type: 'veto.select', map: 'de_inferno' });
+    expect(matchSummaryOf(system.snapshots()).veto).toMatchObject({ revealed: 1 });
+    expect(matchSummaryOf(system.snapshots()).veto?.steps).toHaveLength(2);
   });
 });
 

@@ -1,15 +1,20 @@
 import { stat } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { OBSWebSocket } from 'obs-websocket-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Actor, createActor, waitFor } from 'xstate';
+import { WebSocketServer } from 'ws';
+import { type Actor, createActor, setup, waitFor } from 'xstate';
 import {
   canSaveReplay,
   type ObsConnectionEmitted,
+  type ObsFailure,
+  type ObsSocketEvent,
   obsProblemOf,
   obsStatusOf,
 } from '../../machines/obs-connection.machine.ts';
-import { jitteredRetryDelay, obsConnectionLive } from '../../src/obs/obs-socket.ts';
+import { jitteredRetryDelay, obsConnectionLive, obsFailureOf, obsSocket } from '../../src/obs/obs-socket.ts';
 import { createObsStudio, type ObsStudio, obsAvailable } from '../helpers/obs-studio.ts';
 
 const PASSWORD = 'hud-test-password';
@@ -26,6 +31,100 @@ describe('jitteredRetryDelay', () => {
     expect(jitteredRetryDelay(1, () => 0.5)).toBe(1_000);
     expect(jitteredRetryDelay(3, () => 1)).toBe(6_000);
     expect(jitteredRetryDelay(9, () => 0.5)).toBe(10_000);
+  });
+});
+
+describe('obsFailureOf: what a failed try means', () => {
+  const cases: Array<[number, string, ObsFailure]> = [
+    [4009, 'Authentication failed.', 'auth_failed'],
+    [1006, 'connect ECONNREFUSED 127.0.0.1:4455', 'refused'],
+    [1006, 'connect ECONNREFUSED ::1:4455', 'refused'],
+    [1006, 'Unexpected server response: 404', 'refused'],
+    [1006, 'getaddrinfo ENOTFOUND obs.invalid', 'unreachable'],
+    [1006, 'getaddrinfo EAI_AGAIN obs.lan', 'unreachable'],
+    [1006, 'connect EHOSTUNREACH 192.168.1.20:4455', 'unreachable'],
+    [1006, 'connect ENETUNREACH 10.0.0.2:4455', 'unreachable'],
+    [1006, 'connect ETIMEDOUT 192.168.1.20:4455', 'unreachable'],
+    [-1, 'Invalid URL: localhost:4455', 'bad_url'],
+    [-1, 'The URL\'s protocol must be one of "ws:", "wss:", "http:", "https:", or "ws+unix:"', 'bad_url'],
+    [1001, '', 'closed'],
+    [1006, '', 'closed'],
+    [-1, 'socket library exploded', 'closed'],
+  ];
+  for (const [code, reason, failure] of cases) {
+    it(`${code} ${reason || '(no text)'} -> ${failure}`, () => {
+      expect(obsFailureOf(code, reason)).toBe(failure);
+    });
+  }
+});
+
+describe('obsSocket, failed tries against local addresses (no OBS needed)', () => {
+  /** The one close a try reports. */
+  function tryOnce(url: string): Promise<ObsSocketEvent> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no report from ${url} within 10 s`)), 10_000);
+      const parent = createActor(
+        setup({
+          types: { events: {} as ObsSocketEvent },
+          actors: { obsSocket },
+        }).createMachine({
+          invoke: { src: 'obsSocket', input: { url, password: 'x' } },
+          on: {
+            '*': {
+              actions: ({ event }) => {
+                clearTimeout(timer);
+                resolve(event);
+              },
+            },
+          },
+        }),
+      );
+      parent.start();
+      tries.push(parent);
+    });
+  }
+  const tries: Array<{ stop(): void }> = [];
+  afterEach(() => {
+    for (const parent of tries.splice(0)) parent.stop();
+  });
+
+  it('nothing listening: refused', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    expect(await tryOnce(`ws://127.0.0.1:${port}`)).toMatchObject({
+      type: 'obs.socket.closed',
+      failure: 'refused',
+    });
+  });
+
+  it('a URL without its scheme: bad_url', async () => {
+    expect(await tryOnce('localhost:4455')).toMatchObject({ type: 'obs.socket.closed', failure: 'bad_url' });
+  });
+
+  it('a host name that does not resolve: unreachable', async () => {
+    expect(await tryOnce('ws://obs.invalid:4455')).toMatchObject({
+      type: 'obs.socket.closed',
+      failure: 'unreachable',
+    });
+  });
+
+  it('a server that closes with 4009, as OBS does on a wrong password: auth_failed', async () => {
+    const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    server.on('connection', (socket) => socket.close(4009, 'Authentication failed.'));
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      expect(await tryOnce(`ws://127.0.0.1:${port}`)).toEqual({
+        type: 'obs.socket.closed',
+        code: 4009,
+        reason: 'Authentication failed.',
+        failure: 'auth_failed',
+      });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
@@ -99,7 +198,10 @@ describe.skipIf(!obsAvailable)('obsSocket against a real OBS Studio', () => {
     const seen = new Set<string>();
     actor.subscribe((snapshot) => seen.add(JSON.stringify(obsStatusOf(snapshot))));
     await waitFor(actor, () => tries() >= 4, WAIT);
-    expect(seen).toEqual(new Set([JSON.stringify({ connection: 'connecting', replayBufferActive: false })]));
+    // Every failed try says the same: one visible status, no revision tick per try.
+    expect(seen).toEqual(
+      new Set([JSON.stringify({ connection: 'connecting', replayBufferActive: false, reason: 'refused' })]),
+    );
     expect(canSaveReplay(actor.getSnapshot())).toBe('not_connected');
     expect(obsProblemOf(actor.getSnapshot())).toMatch(/ECONNREFUSED/);
     expect(await saveReplay(actor)).toEqual({ type: 'replay.failed', message: 'OBS is not connected' });
@@ -133,9 +235,13 @@ describe.skipIf(!obsAvailable)('obsSocket against a real OBS Studio', () => {
     expect(obsProblemOf(actor.getSnapshot())).toMatch(/code 1006/);
     const triesBefore = tries();
     await waitFor(actor, () => tries() >= triesBefore + 3, WAIT);
-    // Several failed tries, one visible status: the HUD state's revision does not tick.
+    // Several failed tries, two visible statuses: the drop, then OBS refusing (nothing listens any
+    // more); the retries themselves do not tick the HUD state's revision.
     expect(seenWhileDown).toEqual(
-      new Set([JSON.stringify({ connection: 'connecting', replayBufferActive: false })]),
+      new Set([
+        JSON.stringify({ connection: 'connecting', replayBufferActive: false, reason: 'closed' }),
+        JSON.stringify({ connection: 'connecting', replayBufferActive: false, reason: 'refused' }),
+      ]),
     );
     down = false;
 
@@ -176,7 +282,11 @@ describe.skipIf(!obsAvailable)('obsSocket against a real OBS Studio', () => {
     await studio.launch({ password: PASSWORD, startReplayBuffer: true });
     const { actor, tries } = connect('not-the-password');
     await waitFor(actor, (snapshot) => snapshot.matches('authFailed'), WAIT);
-    expect(status(actor)).toEqual({ connection: 'disconnected', replayBufferActive: false });
+    expect(status(actor)).toEqual({
+      connection: 'disconnected',
+      replayBufferActive: false,
+      reason: 'auth_failed',
+    });
     expect(obsProblemOf(actor.getSnapshot())).toBe('OBS refused the password (Authentication failed.)');
 
     // "Nothing happens" needs a window: with the 200 ms back-off, hammering would be ~7 tries.
@@ -198,7 +308,11 @@ describe.skipIf(!obsAvailable)('obsSocket against a real OBS Studio', () => {
     const connections = studio.clientConnections();
 
     actor.send({ type: 'obs.configure', url: studio.url, password: PASSWORD, enabled: false });
-    expect(status(actor)).toEqual({ connection: 'disconnected', replayBufferActive: false });
+    expect(status(actor)).toEqual({
+      connection: 'disconnected',
+      replayBufferActive: false,
+      reason: 'switched_off',
+    });
     await waitForValue(() => studio.clientDisconnections() >= connections);
     expect(studio.clientConnections()).toBe(connections);
   });

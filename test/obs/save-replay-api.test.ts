@@ -44,13 +44,17 @@ describe.skipIf(!obsAvailable)('OBS over the API, against a real OBS Studio', ()
     expect((await get(server, '/api/state')).body.state.obs).toEqual({
       connection: 'connected',
       replayBufferActive: true,
+      reason: null,
     });
 
     const replaySaved = client.waitForNew((m) => m.type === 'event' && m.event === 'replay.saved');
     const saved = await command(server, 'save_replay');
     expect(saved.body).toEqual({
       ok: true,
-      state: { revision: expect.any(Number), obs: { connection: 'connected', replayBufferActive: true } },
+      state: {
+        revision: expect.any(Number),
+        obs: { connection: 'connected', replayBufferActive: true, reason: null },
+      },
       result: { saving: true },
     });
     const event = await replaySaved;

@@ -2,6 +2,7 @@ import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JOURNAL_FILE, LOCK_FILE, STATE_FILE, TOKEN_FILE } from '../../src/data-dir.ts';
+import { readRunningServer } from '../../src/persistence/data-dir-lock.ts';
 import { encodeRecord } from '../../src/persistence/journal-format.ts';
 import type { SavedState } from '../../src/saved-state.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
@@ -70,12 +71,17 @@ describe('start-up: snapshot + journal', () => {
 });
 
 describe('one server per data directory', () => {
-  it('a second server on the same directory refuses to start, naming the directory and the running port', async () => {
+  it('a second server on the same directory refuses to start, naming the directory and the running ports', async () => {
     const dataDir = await tempDir();
     const first = await build({ dataDir });
     await expect(build({ dataDir })).rejects.toThrow(
-      `the data directory ${dataDir} is in use by another hud-automation server (pid ${process.pid}, port ${first.port})`,
+      `the data directory ${dataDir} is in use by another hud-automation server (pid ${process.pid}, port ${first.port}, application port ${first.appPort})`,
     );
+    expect(await readRunningServer(dataDir)).toEqual({
+      pid: process.pid,
+      port: first.port,
+      appPort: first.appPort,
+    });
     // The refused one changed nothing: the first still works and saves.
     expect((await command(first, 'set_event_name', { name: 'first' })).status).toBe(200);
     await first.close();
@@ -88,7 +94,7 @@ describe('one server per data directory', () => {
     const first = await startCli(serve(dataDir));
     const port = new URL(first.httpUrl).port;
     await expect(startCli(serve(dataDir))).rejects.toThrow(
-      `hud-automation: the data directory ${dataDir} is in use by another hud-automation server (pid ${first.child.pid}, port ${port})`,
+      `hud-automation: the data directory ${dataDir} is in use by another hud-automation server (pid ${first.child.pid}, port ${port}, application port `,
     );
     first.child.kill('SIGKILL');
     await first.exited;
@@ -96,10 +102,18 @@ describe('one server per data directory', () => {
       pid: first.child.pid,
       port: Number(port),
     });
+    // The lock of a killed server names nobody.
+    expect(await readRunningServer(dataDir)).toBe(null);
     const second = await startCli(serve(dataDir));
+    expect(await readRunningServer(dataDir)).toEqual({
+      pid: second.child.pid,
+      port: Number(new URL(second.httpUrl).port),
+      appPort: expect.any(Number),
+    });
     second.child.kill('SIGTERM');
     expect(await second.exited).toEqual({ code: 0, signal: null });
     expect(await readdir(dataDir)).not.toContain(LOCK_FILE);
+    expect(await readRunningServer(dataDir)).toBe(null);
   });
 });
 

@@ -6,7 +6,7 @@ import { JOURNAL_FILE } from '../../src/data-dir.ts';
 import { decodeRecords } from '../../src/persistence/journal-format.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { startServer } from '../../src/server.ts';
-import type { HubEvent } from '../../src/state-hub.ts';
+import type { EventMessage } from '../../src/ws/protocol.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
 import { post, startCli } from '../helpers/cli-process.ts';
 import { FaultyFiles } from '../helpers/faulty-files.ts';
@@ -14,12 +14,11 @@ import { fillDisk, mountTmpfs, remount, tmpfsSkipReason } from '../helpers/tmpfs
 import { connect } from '../helpers/ws-client.ts';
 
 const teams = { teamA: { name: 'Vitality' }, teamB: { name: 'MOUZ' } };
-const http = { transport: 'http', address: '127.0.0.1' } as const;
 
 /** Resolves with the storage status of the next HUD-state event that carries one matching `ok`. */
 function storageEvent(server: RunningServer, ok: boolean): Promise<{ ok: boolean; reason: string | null }> {
   return new Promise((resolve) => {
-    const listener = ({ event, data }: HubEvent) => {
+    const listener = ({ event, data }: EventMessage) => {
       const storage = (data as { storage?: { ok: boolean; reason: string | null } }).storage;
       if (event !== 'hud.state' || storage?.ok !== ok) return;
       server.service.hub.emitter.off('event', listener);
@@ -52,12 +51,10 @@ describe('an answer waits for the truth it reports', () => {
     await started;
     // The retry finds the state already changed: without waiting it would answer at once.
     let answered = false;
-    const retry = server.service.dispatcher
-      .dispatch('set_event_name', { name: 'retried' }, http)
-      .then((answer) => {
-        answered = true;
-        return answer;
-      });
+    const retry = server.service.dispatcher.dispatch('set_event_name', { name: 'retried' }).then((answer) => {
+      answered = true;
+      return answer;
+    });
     await turns(5);
     expect(answered).toBe(false);
     expect(await journaledEventName(dataDir)).toBe(undefined);
@@ -77,7 +74,7 @@ describe('an answer waits for the truth it reports', () => {
     const first = command(server, 'set_event_name', { name: 'first' });
     await started;
     const later = ['second', 'third', 'fourth'].map((name) =>
-      server.service.dispatcher.dispatch('set_event_name', { name }, http),
+      server.service.dispatcher.dispatch('set_event_name', { name }),
     );
     release();
     await Promise.all([first, ...later]);
@@ -144,6 +141,7 @@ describe('storage failures are errors, not logs', () => {
     // Not build(): its clean-up would close the server a second time and see the same failure.
     const server = await startServer({
       port: 0,
+      appPort: 0,
       headless: true,
       subscriptionActive: false,
       dataDir: await tempDir(),
@@ -180,7 +178,7 @@ describe.skipIf(tmpfsSkip)(
       expect(await regenerated.json()).toEqual({
         ok: false,
         error: 'storage_failed',
-        message: expect.stringContaining('the current token stays valid'),
+        message: expect.stringContaining('the current access token stays valid'),
       });
       expect((await get(server, '/internal/token')).body.token).toBe(token);
       const recovered = storageEvent(server, true);

@@ -1,0 +1,111 @@
+/**
+ * Who may use the application server (the operator app and the pages OBS loads). Its own pages'
+ * Origin only, on anything that changes state and on WebSocket upgrades (cross-site WebSocket
+ * hijacking); the Host header names this machine (DNS rebinding); from the local network only in
+ * LAN mode; the panel's API only for a signed-in browser.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { decideAccess } from '../access/access-policy.ts';
+import { extractQueryToken, extractToken } from '../access/access-token.ts';
+import { hasSession } from '../access/sign-in.ts';
+import { ServiceError } from '../errors.ts';
+import { peerOf } from '../http/access-hooks.ts';
+import { closeAfterRefusal } from '../http/connection-limits.ts';
+import { sendError } from '../http/error-envelope.ts';
+import { hostRefusal } from '../http/host-check.ts';
+import type { Service } from '../service.ts';
+import { isUpgrade, PAGE_WS_PATHS, upgradePathRefusal } from '../ws/ws-routes.ts';
+
+/** Whether an Origin header is this server's own (same host and port as the request's Host). */
+export function isOwnOrigin(origin: string, host: string | undefined): boolean {
+  if (host === undefined || !URL.canParse(origin)) return false;
+  const url = new URL(origin);
+  return url.protocol === 'http:' && url.host.toLowerCase() === host.trim().toLowerCase();
+}
+
+const PANEL_API = '/api/panel/';
+
+async function refusalOf(request: FastifyRequest, service: Service): Promise<ServiceError | null> {
+  const { host, origin } = request.headers;
+  const foreignHost = hostRefusal(host);
+  if (foreignHost) return foreignHost;
+  const upgrade = isUpgrade(request);
+  const reading = (request.method === 'GET' || request.method === 'HEAD') && !upgrade;
+  if (origin !== undefined && !reading && !isOwnOrigin(origin, host)) {
+    return new ServiceError(
+      'forbidden',
+      `requests from ${origin} are refused: only this server's own pages may send them`,
+    );
+  }
+
+  request.signedIn = hasSession(request.headers.cookie, service.signInKey());
+  const path = request.url.split('?')[0] ?? '';
+  const peer = peerOf(request.socket, request.ip);
+  if (peer.class !== 'loopback') {
+    request.remote = true;
+    if (!service.settings().lanMode || peer.class === 'outside') {
+      const decision = decideAccess({
+        address: peer.address,
+        lanMode: service.settings().lanMode,
+        token: service.token(),
+        presentedToken: undefined,
+      });
+      if (!decision.allow) return decision.error;
+    }
+    try {
+      await service.rateLimit.consume(peer.address);
+    } catch (error) {
+      if (error instanceof ServiceError) return error;
+      throw error;
+    }
+  }
+  if (path.startsWith(PANEL_API) && !request.signedIn) {
+    return new ServiceError('unauthorized', 'sign in to the operator app first (its sign-in address or key)');
+  }
+  if (upgrade || path.startsWith('/api/')) {
+    // The pages in OBS on this machine read and follow the state without signing in; from the
+    // local network they bring the access token (?token=), as every automation client does.
+    if (request.signedIn || peer.class === 'loopback') return null;
+    const presented = extractToken(request.headers) ?? extractQueryToken(request.url);
+    const decision = decideAccess({
+      address: peer.address,
+      lanMode: true,
+      token: service.token(),
+      presentedToken: presented,
+    });
+    if (!decision.allow) return decision.error;
+  }
+  return null;
+}
+
+async function pageAccessPlugin(app: FastifyInstance): Promise<void> {
+  const { service } = app;
+  app.decorateRequest('remote', false);
+  app.decorateRequest('wsAuth', 'accepted');
+  app.decorateRequest('signedIn', false);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const refusal = (await refusalOf(request, service)) ?? upgradePathRefusal(request, PAGE_WS_PATHS);
+    if (!refusal) return;
+    closeAfterRefusal(request, reply);
+    return sendError(reply, refusal);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The pages' own loading (scripts, styles) is not a request an operator wants to read about.
+    const path = request.url.split('?')[0] ?? '';
+    if (request.method === 'GET' && !path.startsWith('/api/') && reply.statusCode < 400) return;
+    const entry = {
+      transport: 'app' as const,
+      request: `${request.method} ${path}`,
+      status: reply.statusCode,
+      address: peerOf(request.socket, request.ip).address,
+    };
+    const record = reply.errorCode ? { ...entry, error: reply.errorCode } : entry;
+    service.recent.add(record);
+    request.log.debug(record, 'request');
+  });
+}
+
+export default fp(pageAccessPlugin, { name: 'page-access', dependencies: ['service', 'error-envelope'] });

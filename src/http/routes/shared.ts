@@ -1,0 +1,14 @@
+import type { TProperties } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import { ErrorEnvelopeSchema } from '../../answer-schemas.ts';
+
+/** A success answer: `ok: true` and the route's own fields. */
+export const okAnswer = <P extends TProperties>(properties: P) =>
+  Type.Object({ ok: Type.Literal(true), ...properties });
+
+/** A route's response schemas: its success answer, and the error envelope for every failure. */
+export const answers = <S extends ReturnType<typeof okAnswer>>(success: S) => ({
+  200: success,
+  '4xx': ErrorEnvelopeSchema,
+  '5xx': ErrorEnvelopeSchema,
+});

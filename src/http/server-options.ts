@@ -1,0 +1,29 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { LogController } from 'fastify';
+import type { Logger } from 'pino';
+import type { Service } from '../service.ts';
+import { clientErrorHandler, frameworkErrorHandler, MAX_HEADER_BYTES } from './client-error.ts';
+import { timeoutOptions } from './connection-limits.ts';
+
+/** The largest body a request may carry. */
+export const BODY_LIMIT = 64 * 1024;
+
+/** The Fastify options both servers share: limits, shutdown, and failures before routing. */
+export function serverOptions(service: Service, logger: Logger) {
+  return {
+    loggerInstance: logger as FastifyBaseLogger,
+    // Requests are logged once each by the access layer, not twice by Fastify.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+    // A shutdown lets requests in progress finish and closes idle keep-alive sockets; WebSockets are
+    // closed with 1001 by the WebSocket plugin's preClose.
+    forceCloseConnections: 'idle' as const,
+    routerOptions: { ignoreTrailingSlash: true },
+    // Failures before routing answer in the service's envelope too (src/http/client-error.ts).
+    frameworkErrors: frameworkErrorHandler(service),
+    clientErrorHandler: clientErrorHandler(service),
+    ...timeoutOptions,
+    http: { ...timeoutOptions.http, maxHeaderSize: MAX_HEADER_BYTES },
+  };
+}

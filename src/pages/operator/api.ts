@@ -1,0 +1,59 @@
+/**
+ * The operator app's own HTTP calls (sign-in and the panel API, cookie + same origin). Commands do
+ * not go here: they are triggers over the WebSocket (client.ts).
+ */
+import type { PanelStatus } from '../shared/store.ts';
+
+/** What every failure says, as the server's envelope does. */
+export interface Failure {
+  ok: false;
+  error: string;
+  message: string;
+}
+
+export type Answer<T> = ({ ok: true } & T) | Failure;
+
+/** A JSON request; network failures and non-JSON answers become a Failure in words. */
+export async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer<T>> {
+  try {
+    const response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer = (await response.json().catch(() => null)) as Answer<T> | null;
+    if (answer && typeof answer === 'object' && 'ok' in answer) return answer;
+    return {
+      ok: false,
+      error: 'internal_error',
+      message: `The server answered ${response.status} without a message`,
+    };
+  } catch {
+    return {
+      ok: false,
+      error: 'unavailable',
+      message: 'The server cannot be reached: is hud-automation running?',
+    };
+  }
+}
+
+export type SettingsChange = {
+  lanMode?: boolean;
+  obs?: { url?: string; password?: string; enabled?: boolean };
+  automation?: { enabled?: boolean };
+};
+
+export const api = {
+  authStatus: () => request<{ signedIn: boolean }>('GET', '/auth/status'),
+  signIn: (key: string) => request<object>('POST', '/auth/sign-in', { key }),
+  signOut: () => request<object>('POST', '/auth/sign-out'),
+  requests: () =>
+    request<{ requests: import('../../protocol/index.ts').RequestRecord[] }>('GET', '/api/panel/requests'),
+  token: () => request<{ token: string }>('GET', '/api/panel/token'),
+  regenerateToken: () => request<{ token: string }>('POST', '/api/panel/token/regenerate'),
+  settings: (change: SettingsChange) =>
+    request<{ settings: PanelStatus['settings'] }>('POST', '/api/panel/settings', change),
+  actions: () =>
+    request<{ actions: import('../../protocol/index.ts').ActionDescriptor[] }>('GET', '/api/actions'),
+};

@@ -1,0 +1,175 @@
+/** The operator app: sign-in, or the status bar, the tabs and the chosen view. */
+import { signal } from '@preact/signals';
+import type { ComponentType } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { connection, match } from '../shared/store.ts';
+import { AutomationView } from './automation-view.tsx';
+import { HudView } from './hud-view.tsx';
+import { MatchView } from './match-view.tsx';
+import { ObsView } from './obs-view.tsx';
+import { auth, signOut } from './session.ts';
+import { SignIn } from './sign-in.tsx';
+import { StatusBar } from './status-bar.tsx';
+import { VetoView } from './veto-view.tsx';
+
+interface View {
+  id: string;
+  label: string;
+  group?: string;
+  component: ComponentType;
+}
+
+const VIEWS: View[] = [
+  { id: 'match', label: 'Match', component: MatchView },
+  { id: 'veto', label: 'Veto', component: VetoView },
+  { id: 'hud', label: 'HUD', component: HudView },
+  { id: 'automation', label: 'Local automation', group: 'Integrations', component: AutomationView },
+  { id: 'obs', label: 'OBS', group: 'Integrations', component: ObsView },
+];
+
+const viewFromHash = () => {
+  const id = window.location.hash.replace(/^#/, '');
+  return VIEWS.some((view) => view.id === id) ? id : 'match';
+};
+const current = signal(viewFromHash());
+window.addEventListener('hashchange', () => {
+  current.value = viewFromHash();
+});
+
+function choose(id: string, focus = false) {
+  current.value = id;
+  history.replaceState(null, '', `#${id}`);
+  if (focus) document.getElementById(`tab-${id}`)?.focus();
+}
+
+function Tabs() {
+  return (
+    <nav class="tabs" aria-label="Views">
+      <div
+        role="tablist"
+        aria-orientation="horizontal"
+        class="tabs__list"
+        onKeyDown={(event) => {
+          const index = VIEWS.findIndex((view) => view.id === current.value);
+          const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+          if (event.key === 'Home') choose(VIEWS[0]?.id ?? 'match', true);
+          else if (event.key === 'End') choose(VIEWS.at(-1)?.id ?? 'match', true);
+          else if (step) choose(VIEWS[(index + step + VIEWS.length) % VIEWS.length]?.id ?? 'match', true);
+          else return;
+          event.preventDefault();
+        }}
+      >
+        {VIEWS.map((view, index) => (
+          <>
+            {view.group && VIEWS[index - 1]?.group !== view.group ? (
+              <span class="tabs__group" aria-hidden="true">
+                {view.group}
+              </span>
+            ) : null}
+            <button
+              type="button"
+              role="tab"
+              id={`tab-${view.id}`}
+              class="tab"
+              aria-selected={current.value === view.id}
+              aria-controls={`view-${view.id}`}
+              tabIndex={current.value === view.id ? 0 : -1}
+              data-tab={view.id}
+              onClick={() => choose(view.id)}
+            >
+              {view.group ? <span class="sr-only">{view.group}: </span> : null}
+              {view.label}
+            </button>
+          </>
+        ))}
+      </div>
+    </nav>
+  );
+}
+
+function Header() {
+  const summary = match.value;
+  return (
+    <header class="top">
+      <div class="top__brand">
+        <span class="brand">hud-automation</span>
+        <span class="top__match" data-match-title>
+          {summary?.teamA && summary.teamB ? (
+            <>
+              <strong>{summary.teamA.name}</strong>
+              <span class="top__score">
+                {summary.seriesScore.a} – {summary.seriesScore.b}
+              </span>
+              <strong>{summary.teamB.name}</strong>
+            </>
+          ) : (
+            <span class="muted">No teams set</span>
+          )}
+          {summary?.eventName ? <span class="muted"> · {summary.eventName}</span> : null}
+        </span>
+      </div>
+      <StatusBar />
+      <button
+        type="button"
+        class="btn btn--small btn--plain"
+        onClick={() => void signOut()}
+        data-action="sign-out"
+      >
+        Sign out
+      </button>
+    </header>
+  );
+}
+
+function Shell() {
+  const view = VIEWS.find((candidate) => candidate.id === current.value) ?? VIEWS[0];
+  const link = connection.value;
+  if (!view) return null;
+  const Component = view.component;
+  return (
+    <div class="shell" data-connection={link.status}>
+      <a class="skip" href={`#view-${view.id}`}>
+        Skip to content
+      </a>
+      <Header />
+      <Tabs />
+      {link.status === 'reconnecting' ? (
+        <div class="banner" role="status" data-banner="reconnecting">
+          Connection lost: reconnecting. What you see is the last known state; commands wait until the link is
+          back.
+        </div>
+      ) : null}
+      <main class="view">
+        <div
+          id={`view-${view.id}`}
+          role="tabpanel"
+          aria-labelledby={`tab-${view.id}`}
+          data-view={view.id}
+          tabIndex={-1}
+        >
+          <h1 class="sr-only">{view.group ? `${view.group}: ${view.label}` : view.label}</h1>
+          <Component />
+        </div>
+      </main>
+    </div>
+  );
+}
+
+export function App() {
+  useEffect(() => {
+    document.title = auth.value === 'signed-out' ? 'Sign in · hud-automation' : 'Operator · hud-automation';
+  }, [auth.value]);
+  return (
+    <div class="app" data-auth={auth.value}>
+      {auth.value === 'checking' ? (
+        <p class="splash" role="status">
+          Connecting to hud-automation…
+        </p>
+      ) : auth.value === 'signed-out' ? (
+        <SignIn />
+      ) : (
+        <Shell />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,345 @@
+/** HUD: panel switches, presets, player stats, production overlays, smart observer, scenes, replay. */
+import { useSignal } from '@preact/signals';
+import type { HudState, PanelDeclaration } from '../../protocol/index.ts';
+import {
+  ObserverModeSchema,
+  PANELS,
+  PositionSchema,
+  SceneSchema,
+  StatsProviderSchema,
+} from '../../protocol/index.ts';
+import type { Production } from '../shared/store.ts';
+import { notices, panelStatus, presets, production, state, statsPlayer } from '../shared/store.ts';
+import { Address, Card, CommandButton, ErrorText, Field, literals, Switch, useCommand } from './ui.tsx';
+
+const POSITIONS = literals(PositionSchema);
+const SCENES = literals(SceneSchema);
+const PROVIDERS = literals(StatsProviderSchema);
+const OBSERVER_MODES = literals(ObserverModeSchema);
+
+const SCENE_NAMES: Record<(typeof SCENES)[number], string> = {
+  versus: 'Versus',
+  talents: 'Talents',
+  sponsors: 'Sponsors',
+  mapRecap: 'Map recap',
+};
+const PROVIDER_NAMES: Record<(typeof PROVIDERS)[number], string> = {
+  platform_a: 'Platform A',
+  platform_b: 'Platform B',
+  live: 'Live (game data)',
+};
+/** Short names for the switches (the declarations' labels are sentences for descriptions). */
+const PANEL_NAMES: Record<PanelDeclaration['id'], string> = {
+  scoreboard: 'Scoreboard',
+  vetoPanel: 'Veto panel',
+  stats: 'Player stats',
+  overlay: 'HUD overlay window',
+};
+const positionName = (position: string) => position.replace('-', ' ');
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+function PanelSwitch({ panel, hud }: { panel: PanelDeclaration; hud: HudState }) {
+  const toggle = useCommand();
+  const value = hud[panel.stateKey];
+  return (
+    <li>
+      <Switch
+        label={PANEL_NAMES[panel.id]}
+        checked={value}
+        hint="Not reported"
+        onChange={() => void toggle.run(`toggle_${panel.command}`)}
+        hook={{ 'data-panel-switch': panel.id }}
+      />
+      {panel.hotkey ? <kbd class="hotkey">{panel.hotkey}</kbd> : null}
+      <ErrorText message={toggle.error.value} />
+    </li>
+  );
+}
+
+function Panels({ hud }: { hud: HudState }) {
+  const pages = panelStatus.value?.overlayPages ?? 0;
+  return (
+    <Card
+      title="Panels"
+      hook="panels"
+      actions={
+        <CommandButton action="reload_overlay" data-action="reload-overlay">
+          Reload overlay
+        </CommandButton>
+      }
+    >
+      <ul class="switch-list">
+        {PANELS.map((panel) => (
+          <PanelSwitch key={panel.id} panel={panel} hud={hud} />
+        ))}
+      </ul>
+      <p class="muted small">
+        {pages === 0
+          ? 'No HUD overlay page is connected: panel states show once the overlay reports them.'
+          : `${pages} overlay ${pages === 1 ? 'page' : 'pages'} connected.`}
+      </p>
+    </Card>
+  );
+}
+
+function Presets() {
+  const { presets: list, activePresetId } = presets.value;
+  const apply = useCommand();
+  return (
+    <Card title="Colour presets" hook="presets">
+      {list.length === 0 ? (
+        <p class="empty">Open the HUD overlay once: it reports its presets.</p>
+      ) : (
+        <fieldset class="preset-list">
+          <legend class="sr-only">Colour presets</legend>
+          {list.map((preset) => (
+            <button
+              type="button"
+              class="btn preset"
+              aria-pressed={preset.id === activePresetId}
+              data-preset={preset.id}
+              onClick={() => void apply.run('set_color_preset', { presetId: preset.id })}
+            >
+              {preset.name}
+            </button>
+          ))}
+        </fieldset>
+      )}
+      <ErrorText message={apply.error.value} />
+    </Card>
+  );
+}
+
+function PlayerStats({ hud }: { hud: HudState }) {
+  const slot = useSignal(1);
+  const provider = useSignal<string>('');
+  const seconds = useSignal('');
+  const show = useCommand();
+  const shown = statsPlayer.value.player;
+  // HUD slots run 1 to 9, then 0 (the tenth player), as the roster does.
+  const slots = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
+  const nameOf = (n: number) => hud.roster.find((entry) => entry.slot === n)?.name;
+  return (
+    <Card title="Player stats" hook="player-stats">
+      <form
+        class="stack"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const duration = Number.parseFloat(seconds.value);
+          void show.run('show_player_stats', {
+            slot: slot.value,
+            ...(provider.value ? { provider: provider.value } : {}),
+            ...(duration > 0 ? { durationMs: Math.round(duration * 1000) } : {}),
+          });
+        }}
+      >
+        <div class="row">
+          <Field label="Slot">
+            <select value={String(slot.value)} onChange={(e) => (slot.value = Number(e.currentTarget.value))}>
+              {slots.map((n) => (
+                <option value={String(n)}>
+                  {n}
+                  {nameOf(n) ? ` · ${nameOf(n)}` : ''}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Provider">
+            <select value={provider.value} onChange={(e) => (provider.value = e.currentTarget.value)}>
+              <option value="">Default</option>
+              {PROVIDERS.map((p) => (
+                <option value={p}>{PROVIDER_NAMES[p]}</option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Duration (s)">
+            <input
+              type="number"
+              min={0}
+              step={1}
+              placeholder="Until hidden"
+              value={seconds.value}
+              onInput={(e) => (seconds.value = e.currentTarget.value)}
+            />
+          </Field>
+        </div>
+        <div class="row row--between">
+          <span class="muted small" data-stats-player={shown ? String(shown.slot) : ''}>
+            {shown
+              ? `Showing slot ${shown.slot}${shown.name ? ` (${shown.name})` : ''}`
+              : 'No player stats shown'}
+          </span>
+          <button
+            type="submit"
+            class="btn btn--primary"
+            aria-busy={show.busy.value}
+            data-action="show-player-stats"
+          >
+            Show stats
+          </button>
+        </div>
+        <ErrorText message={show.error.value} />
+      </form>
+    </Card>
+  );
+}
+
+function OverlaySetting(props: {
+  title: string;
+  hook: 'sponsorOverlay' | 'eventBadge';
+  action: 'set_sponsor_overlay' | 'set_event_badge';
+  value: Production['sponsorOverlay'] | undefined;
+}) {
+  const set = useCommand();
+  return (
+    <div class="setting" data-production={props.hook}>
+      <Switch
+        label={props.title}
+        checked={props.value?.enabled}
+        onChange={(enabled) => void set.run(props.action, { enabled })}
+      />
+      <Field label={`${props.title} position`}>
+        <select
+          value={props.value?.position ?? ''}
+          onChange={(e) => void set.run(props.action, { position: e.currentTarget.value })}
+        >
+          {POSITIONS.map((p) => (
+            <option value={p}>{capital(positionName(p))}</option>
+          ))}
+        </select>
+      </Field>
+      <ErrorText message={set.error.value} />
+    </div>
+  );
+}
+
+function ProductionCard() {
+  const value = production.value;
+  const observer = useCommand();
+  const smart = value?.smartObserver;
+  return (
+    <Card title="Production" hook="production">
+      <OverlaySetting
+        title="Sponsor overlay"
+        hook="sponsorOverlay"
+        action="set_sponsor_overlay"
+        value={value?.sponsorOverlay}
+      />
+      <OverlaySetting
+        title="Event badge"
+        hook="eventBadge"
+        action="set_event_badge"
+        value={value?.eventBadge}
+      />
+      <div class="setting" data-production="smartObserver">
+        <Switch
+          label="Smart observer"
+          checked={smart?.enabled}
+          onChange={(enabled) => void observer.run('set_smart_observer', { enabled })}
+        />
+        <Field label="Observer mode">
+          <select
+            value={smart?.mode ?? ''}
+            onChange={(e) => void observer.run('set_smart_observer', { mode: e.currentTarget.value })}
+          >
+            {OBSERVER_MODES.map((mode) => (
+              <option value={mode}>
+                {mode === 'auto' ? 'Auto (switches view)' : 'Suggest (highlight only)'}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Switch
+          label="Cinematic freeze camera"
+          checked={smart?.cinematicEnabled}
+          onChange={(cinematicEnabled) => void observer.run('set_smart_observer', { cinematicEnabled })}
+        />
+        <ErrorText message={observer.error.value} />
+      </div>
+    </Card>
+  );
+}
+
+function Scenes({ hud }: { hud: HudState }) {
+  const show = useCommand();
+  const origin = window.location.origin;
+  return (
+    <Card
+      title="Scene window"
+      hook="scenes"
+      actions={
+        <CommandButton action="hide_sen_scene" disabled={hud.senScene === null} data-action="hide-scene">
+          Hide scene
+        </CommandButton>
+      }
+    >
+      <p class="muted small" data-scene-current={hud.senScene ?? ''}>
+        {hud.senScene ? `Showing: ${SCENE_NAMES[hud.senScene]}` : 'Scene window closed'}
+      </p>
+      <fieldset class="scene-grid">
+        <legend class="sr-only">Show a scene</legend>
+        {SCENES.map((scene) => (
+          <button
+            type="button"
+            class="btn scene-btn"
+            aria-pressed={hud.senScene === scene}
+            data-scene={scene}
+            onClick={() => void show.run('show_sen_scene', { scene })}
+          >
+            {SCENE_NAMES[scene]}
+          </button>
+        ))}
+      </fieldset>
+      <ErrorText message={show.error.value} />
+      <h3>Browser sources</h3>
+      <p class="muted small">Fixed addresses for OBS browser sources; they do not follow the scene window.</p>
+      <ul class="address-list">
+        {SCENES.map((scene) => (
+          <Address
+            url={`${origin}/scenes/${scene}`}
+            what={`${SCENE_NAMES[scene]} source`}
+            hook={{ 'data-scene-source': scene }}
+          />
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function Replay({ hud }: { hud: HudState }) {
+  const last = notices.value.find((notice) => notice.kind !== 'overlay.reload');
+  return (
+    <Card title="Replay" hook="replay">
+      <p class="muted small" data-replay-buffer={hud.obs.replayBufferActive ? 'active' : 'inactive'}>
+        OBS replay buffer: {hud.obs.replayBufferActive ? 'active' : 'not active'} · OBS {hud.obs.connection}
+      </p>
+      <CommandButton action="save_replay" variant="primary" data-action="save-replay">
+        Save replay
+      </CommandButton>
+      {last ? (
+        <p
+          class={last.kind === 'replay.failed' ? 'error' : 'success'}
+          role="status"
+          data-replay-notice={last.kind}
+        >
+          {last.text}
+        </p>
+      ) : null}
+    </Card>
+  );
+}
+
+export function HudView() {
+  const hud = state.value;
+  if (!hud) return <p class="empty">Waiting for the server…</p>;
+  return (
+    <div class="grid">
+      <Panels hud={hud} />
+      <Scenes hud={hud} />
+      <ProductionCard />
+      <PlayerStats hud={hud} />
+      <Presets />
+      <Replay hud={hud} />
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * The state every page draws from: one signal per resource, filled by the client (client.ts) from
+ * the hello snapshot and the events of the WebSocket. Pages read these and never compute what the
+ * server already knows.
+ */
+import { signal } from '@preact/signals';
+import type {
+  EventData,
+  EventName,
+  HudState,
+  MatchSummary,
+  RequestRecord,
+  RevealView,
+  Snapshot,
+  VetoStatus,
+} from '../../protocol/index.ts';
+
+export type Presets = EventData<'presets'>;
+export type Production = EventData<'production'>;
+export type PanelStatus = EventData<'panel.status'>;
+export type StatsPlayer = EventData<'stats.player'>;
+
+/** The WebSocket as the page sees it. `reconnecting` keeps the last state on screen. */
+export interface Connection {
+  status: 'connecting' | 'open' | 'reconnecting' | 'closed';
+  /** The revision of the state on screen (0 before the first hello). */
+  revision: number;
+  /** Failed attempts since the last open connection. */
+  attempts: number;
+  /** Milliseconds until the next attempt while reconnecting. */
+  retryInMs: number | null;
+  /** The close code of the last connection, for pages that react to 4401/4403. */
+  lastCloseCode: number | null;
+}
+
+/** A notification the page shows once (replay saved or failed). */
+export interface Notice {
+  kind: 'replay.saved' | 'replay.failed' | 'overlay.reload';
+  text: string;
+  at: number;
+}
+
+export const state = signal<HudState | null>(null);
+export const match = signal<MatchSummary | null>(null);
+export const veto = signal<VetoStatus>({ active: false });
+export const reveal = signal<RevealView | null>(null);
+export const presets = signal<Presets>({ presets: [], activePresetId: null });
+export const production = signal<Production | null>(null);
+export const statsPlayer = signal<StatsPlayer>({ player: null, durationMs: null });
+export const panelStatus = signal<PanelStatus | null>(null);
+export const requests = signal<RequestRecord[]>([]);
+export const notices = signal<Notice[]>([]);
+export const connection = signal<Connection>({
+  status: 'connecting',
+  revision: 0,
+  attempts: 0,
+  retryInMs: null,
+  lastCloseCode: null,
+});
+
+/** How many recent requests the page keeps (the server's list is of the same order). */
+export const MAX_REQUESTS = 300;
+
+/** Replaces every resource the snapshot carries (hello, or the answer after a revision gap). */
+export function applySnapshot(snapshot: Snapshot): void {
+  state.value = snapshot.state;
+  match.value = snapshot.match;
+  veto.value = snapshot.veto;
+  reveal.value = snapshot.reveal;
+  // The snapshot carries the list only; the applied preset arrives with the next presets event.
+  presets.value = { presets: snapshot.presets, activePresetId: presets.value.activePresetId };
+  if ('production' in snapshot && snapshot.production) production.value = snapshot.production;
+}
+
+/** Applies one event's data to its resource. */
+export function applyEvent<E extends EventName>(event: E, data: EventData<E>): void {
+  const apply = handlers[event] as ((data: EventData<E>) => void) | undefined;
+  apply?.(data);
+}
+
+type EventHandlers = { [E in EventName]: (data: EventData<E>) => void };
+
+const notify = (kind: Notice['kind'], text: string) => {
+  notices.value = [{ kind, text, at: Date.now() }, ...notices.value].slice(0, 5);
+};
+
+const handlers: EventHandlers = {
+  'hud.state': (data) => {
+    if (state.value) state.value = { ...state.value, ...data };
+  },
+  match: (data) => {
+    match.value = data;
+  },
+  'veto.session': (data) => {
+    veto.value = data;
+  },
+  'veto.reveal': (data) => {
+    reveal.value = data;
+  },
+  presets: (data) => {
+    presets.value = data;
+  },
+  production: (data) => {
+    production.value = data;
+  },
+  host: () => {
+    // mainWindowOpen also arrives in hud.state; signedIn is the operator app's own business.
+  },
+  'stats.player': (data) => {
+    statsPlayer.value = data;
+  },
+  'overlay.reload': () => notify('overlay.reload', 'The overlay was asked to reload'),
+  'replay.saved': (data) => notify('replay.saved', `Replay saved: ${data.path}`),
+  'replay.failed': (data) => notify('replay.failed', `Replay not saved: ${data.message}`),
+  'panel.status': (data) => {
+    panelStatus.value = data;
+  },
+  'panel.request': (data) => {
+    requests.value = [data.record, ...requests.value].slice(0, MAX_REQUESTS);
+  },
+};

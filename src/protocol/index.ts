@@ -1,0 +1,12 @@
+/**
+ * The wire contract, for the server and for the pages alike: the schemas and types of every answer,
+ * payload piece, WebSocket message and error code. Nothing below this module imports Node (a test
+ * bundles it for the browser), so the operator app and the HUD pages import the very definitions
+ * the server validates and serialises with.
+ */
+export * from '../answer-schemas.ts';
+export type { ErrorCode } from '../errors.ts';
+export { ERROR_STATUS } from '../errors.ts';
+export * from '../schemas.ts';
+export * from '../ws/protocol.ts';
+export * from './panels.ts';

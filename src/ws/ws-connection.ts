@@ -1,0 +1,114 @@
+import type { FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { tokensEqual } from '../access/access-token.ts';
+import { peerOf } from '../http/access-hooks.ts';
+import { SERVICE_ID, VERSION } from '../version.ts';
+import { snapshotViewOf } from '../views.ts';
+import { meterMessages } from './message-budget.ts';
+import { AUTH_DEADLINE_MS, CLOSE, PROTOCOL_VERSION } from './protocol.ts';
+import type { WsClient } from './ws-fanout.ts';
+import type { WsContext } from './ws-messages.ts';
+import { handleMessage, parseJson, refuseMessage } from './ws-messages.ts';
+
+/** How often an operator app page is pinged: a missing pong ends it at the next ping. */
+export const OPERATOR_PING_MS = 500;
+
+const AUTH_FIRST = 'the first message must be { "type": "auth", "token": … }';
+
+/**
+ * The life of one connection: let in with a good token (hello at once), or waiting for an auth
+ * message within AUTH_DEADLINE_MS, or refused with 4401; then its messages, until it closes.
+ */
+export function openConnection(context: WsContext, socket: WebSocket, request: FastifyRequest): void {
+  const { service, fanout, record } = context;
+  const role = new URL(request.url, 'http://localhost').searchParams.get('role');
+  const client: WsClient = {
+    socket,
+    address: peerOf(request.socket, request.ip).address,
+    remote: request.remote,
+    authenticated: false,
+    alive: true,
+    panel: request.signedIn,
+    role,
+  };
+  fanout.clients.add(client);
+  let deadline: NodeJS.Timeout | undefined;
+  // A signed-in operator app page is the main window while it is connected. Its connection is
+  // checked often, so that a tab that vanishes without a close (a laptop closed) closes the main
+  // window within two seconds.
+  const leave = client.panel && role === 'operator' ? service.mainWindow.attach() : null;
+  const watch = leave ? setInterval(() => heartbeat([client]), OPERATOR_PING_MS) : undefined;
+
+  const welcome = () => {
+    client.authenticated = true;
+    clearTimeout(deadline);
+    fanout.send(client, {
+      type: 'hello',
+      service: SERVICE_ID,
+      version: VERSION,
+      protocol: PROTOCOL_VERSION,
+      snapshot: snapshotViewOf(service.hub),
+    });
+    if (client.panel && context.panelStatus) {
+      const data = context.panelStatus();
+      fanout.send(client, { type: 'event', event: 'panel.status', revision: service.hub.revision, data });
+    }
+  };
+  const refuse = (what: string, reason: string) => {
+    record(client, what, 401, 'unauthorized');
+    socket.close(CLOSE.unauthorized, reason);
+  };
+  /** The first message of a local-network client: the token, or the connection ends with 4401. */
+  const authenticate = (message: unknown) => {
+    const { type, token } = (message ?? {}) as { type?: unknown; token?: unknown };
+    if (type === 'auth' && typeof token === 'string' && tokensEqual(service.token(), token)) welcome();
+    else refuse('auth', type === 'auth' ? 'wrong token' : AUTH_FIRST);
+  };
+
+  const receive = (text: string) => {
+    const message = parseJson(text);
+    if (client.authenticated) handleMessage(context, client, message);
+    else authenticate(message);
+  };
+  // Every message of a remote device counts against its budget, not only triggers.
+  const take = client.remote
+    ? meterMessages(service.rateLimit, client.address, {
+        accept: receive,
+        refuse: (text, error) => refuseMessage(context, client, text, error),
+        flood: () => socket.close(CLOSE.rateLimited, 'too many messages: slow down'),
+        fail: (error) => context.fault(error, 'message'),
+      })
+    : receive;
+  // Listeners first, synchronously: a message that arrives before them would be lost.
+  socket.on('message', (data, isBinary) => take(isBinary ? '' : data.toString()));
+  socket.on('pong', () => {
+    client.alive = true;
+  });
+  socket.on('close', () => {
+    fanout.clients.delete(client);
+    clearTimeout(deadline);
+    clearInterval(watch);
+    leave?.();
+  });
+
+  if (request.wsAuth === 'accepted') welcome();
+  else if (request.wsAuth === 'rejected') refuse('connect', 'wrong token');
+  else {
+    deadline = setTimeout(
+      () => refuse('auth', `no auth message within ${AUTH_DEADLINE_MS / 1000} s`),
+      AUTH_DEADLINE_MS,
+    );
+  }
+}
+
+/** Server pings drop peers that vanished without a close (a tablet that lost its Wi-Fi). */
+export function heartbeat(clients: Iterable<WsClient>): void {
+  for (const client of clients) {
+    if (!client.alive) {
+      client.socket.terminate();
+      continue;
+    }
+    client.alive = false;
+    client.socket.ping();
+  }
+}

@@ -1,0 +1,63 @@
+import type { WebSocket } from 'ws';
+import type { EventMessage, ServerMessage } from './protocol.ts';
+import { CLOSE, MAX_BUFFERED_BYTES } from './protocol.ts';
+import { serializeMessage } from './serialize.ts';
+
+/** One WebSocket connection as the gateway keeps it. */
+export interface WsClient {
+  socket: WebSocket;
+  /** The peer's canonical address. */
+  address: string;
+  /** A device on the local network: rate limited, dropped when the token changes or LAN mode goes off. */
+  remote: boolean;
+  /** Receives nothing until true. */
+  authenticated: boolean;
+  /** Answered the last server ping. */
+  alive: boolean;
+  /** A signed-in browser of the operator app: it also receives the panel events. */
+  panel: boolean;
+  /** What the page says it is (`?role=`): operator, overlay, scene … */
+  role: string | null;
+}
+
+/**
+ * The open connections and what goes out to them: each message serialised once, a client that stops
+ * reading dropped instead of buffered without end.
+ */
+export class WsFanout {
+  readonly clients = new Set<WsClient>();
+
+  send(client: WsClient, message: ServerMessage): void {
+    this.#sendText(client, serializeMessage(message));
+  }
+
+  /** An event to every authenticated client (or to those `to` selects), serialised once. */
+  broadcast(message: EventMessage, to?: (client: WsClient) => boolean): void {
+    if (this.clients.size === 0) return;
+    const text = serializeMessage(message);
+    for (const client of this.clients) {
+      if (client.authenticated && (!to || to(client))) this.#sendText(client, text);
+    }
+  }
+
+  count(which: (client: WsClient) => boolean): number {
+    let n = 0;
+    for (const client of this.clients) if (which(client)) n++;
+    return n;
+  }
+
+  /** Closes the connections `which` selects, with a close code and a reason the client can show. */
+  close(which: (client: WsClient) => boolean, code: number, reason: string): void {
+    for (const client of this.clients) if (which(client)) client.socket.close(code, reason);
+  }
+
+  #sendText(client: WsClient, text: string): void {
+    const { socket } = client;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      socket.close(CLOSE.tooSlow, 'too slow: messages were not read');
+      return;
+    }
+    socket.send(text);
+  }
+}
