@@ -44,6 +44,18 @@ export const StorageStatusSchema = Type.Object(
 );
 export type StorageStatus = Static<typeof StorageStatusSchema>;
 
+/** GET /internal/storage: the status and what the state store has done since start. */
+export const StorageInfoSchema = Type.Object(
+  {
+    ...StorageStatusSchema.properties,
+    appends: Type.Integer({ description: 'Journal records written: one per group commit' }),
+    syncs: Type.Integer({ description: 'fsync/fdatasync calls (journal, snapshot file, its directory)' }),
+    snapshots: Type.Integer({ description: 'Snapshots written (start, compaction, recovery, shutdown)' }),
+    journalBytes: Type.Integer({ description: 'Bytes in the journal now' }),
+  },
+  { additionalProperties: false },
+);
+
 export const HudStateSchema = Type.Object(
   {
     revision: Type.Integer({

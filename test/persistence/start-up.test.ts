@@ -70,6 +70,22 @@ describe('start-up: snapshot + journal', () => {
   });
 });
 
+describe('GET /internal/storage', () => {
+  it('counts journal writes and syncs, and shows the journal growing by one record per write', async () => {
+    const server = await build({ dataDir: await tempDir() });
+    const before = (await get(server, '/internal/storage')).body.storage;
+    expect(before).toMatchObject({ ok: true, reason: null, appends: 0, snapshots: 1, journalBytes: 0 });
+    await command(server, 'set_event_name', { name: 'one' });
+    await command(server, 'set_event_name', { name: 'two' });
+    const after = (await get(server, '/internal/storage')).body.storage;
+    expect(after.appends).toBe(2);
+    expect(after.journalBytes).toBeGreaterThan(0);
+    // The same command again changes nothing: nothing is written.
+    await command(server, 'set_event_name', { name: 'two' });
+    expect((await get(server, '/internal/storage')).body.storage.appends).toBe(2);
+  });
+});
+
 describe('one server per data directory', () => {
   it('a second server on the same directory refuses to start, naming the directory and the running ports', async () => {
     const dataDir = await tempDir();
