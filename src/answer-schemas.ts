@@ -34,6 +34,29 @@ export const ObsStatusSchema = Type.Object({
   }),
 });
 
+export const StorageStatusSchema = Type.Object(
+  {
+    ok: Type.Boolean({
+      description: 'False while changes cannot be saved: commands that change something fail',
+    }),
+    reason: Type.Union([Type.String(), Type.Null()], { description: 'Why saving fails, for the operator' }),
+  },
+  { additionalProperties: false },
+);
+export type StorageStatus = Static<typeof StorageStatusSchema>;
+
+/** GET /internal/storage: the status and what the state store has done since start. */
+export const StorageInfoSchema = Type.Object(
+  {
+    ...StorageStatusSchema.properties,
+    appends: Type.Integer({ description: 'Journal records written: one per group commit' }),
+    syncs: Type.Integer({ description: 'fsync/fdatasync calls (journal, snapshot file, its directory)' }),
+    snapshots: Type.Integer({ description: 'Snapshots written (start, compaction, recovery, shutdown)' }),
+    journalBytes: Type.Integer({ description: 'Bytes in the journal now' }),
+  },
+  { additionalProperties: false },
+);
+
 export const HudStateSchema = Type.Object(
   {
     revision: Type.Integer({
@@ -53,6 +76,7 @@ export const HudStateSchema = Type.Object(
       { description: 'The game side each team plays now: from the game data, or as the operator set it' },
     ),
     gameReceiving: Type.Boolean({ description: 'Game data (CS2 Game State Integration) arrives' }),
+    storage: StorageStatusSchema,
   },
   { additionalProperties: false },
 );

@@ -153,7 +153,7 @@ async function main(argv: string[]): Promise<void> {
           process.exit(0);
         },
         (error: unknown) => {
-          logger.error({ err: error }, 'could not stop cleanly');
+          logger.error({ err: error }, `could not stop cleanly: ${(error as Error).message}`);
           process.exit(1);
         },
       );

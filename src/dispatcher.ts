@@ -17,9 +17,9 @@ export interface CommandAnswer {
   result: object;
 }
 
-/** Waits until every change so far is handed to the operating system. */
+/** The write that makes the current state durable, or null when it already is. */
 export interface SaveBarrier {
-  saved(): Promise<void>;
+  durable(): Promise<void> | null;
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -59,7 +59,6 @@ export class Dispatcher {
     const payload = checkPayload(command.id, check, raw);
     if (command.needsMainWindow) this.#requireMainWindow(command.id);
 
-    const changesBefore = this.hub.changes;
     const context = { hud: this.hud, hub: this.hub, game: this.game, requestId: randomUUID() };
     let result = this.hub.batch(() => command.run(context, payload));
     if (result instanceof Promise) {
@@ -72,7 +71,10 @@ export class Dispatcher {
     for (const key of command.stateKeys) {
       if (hud[key] !== undefined) Object.assign(state, { [key]: hud[key] });
     }
-    if (this.hub.changes !== changesBefore) await this.store.saved();
+    // Also when this command changed nothing: the state it reports may still be on its way to disk
+    // (a retry of a change whose write is in flight). A failed write rejects with storage_failed.
+    const durable = this.store.durable();
+    if (durable) await durable;
     return { ok: true, state, result };
   }
 

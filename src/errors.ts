@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   upstream_error: 502,
   unavailable: 503,
   upstream_timeout: 504,
+  storage_failed: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

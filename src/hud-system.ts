@@ -41,6 +41,8 @@ export interface HudSystem {
   send<K extends ActorKey>(key: K, event: EventOf<K>): void;
   snapshot<K extends ActorKey>(key: K): SnapshotOf<K>;
   snapshots(): Snapshots;
+  /** Stops every actor and starts them again from `input` (a rollback to the saved state). */
+  restart(input: HudInput): void;
   stop(): void;
 }
 
@@ -52,14 +54,18 @@ export interface HudSystemOptions {
 }
 
 export function startHudSystem({ input, machine = supervisorMachine, inspect }: HudSystemOptions): HudSystem {
-  const root = createActor(machine, { input, ...(inspect ? { inspect } : {}) });
-  root.start();
   const actors = new Map<ActorKey, AnyActorRef>();
-  for (const key of ACTOR_KEYS) {
-    const ref = root.system.get(SYSTEM_ID[key]);
-    if (!ref) throw new Error(`actor ${SYSTEM_ID[key]} did not start`);
-    actors.set(key, ref);
-  }
+  const boot = (from: HudInput) => {
+    const root = createActor(machine, { input: from, ...(inspect ? { inspect } : {}) });
+    root.start();
+    for (const key of ACTOR_KEYS) {
+      const ref = root.system.get(SYSTEM_ID[key]);
+      if (!ref) throw new Error(`actor ${SYSTEM_ID[key]} did not start`);
+      actors.set(key, ref);
+    }
+    return root;
+  };
+  let root = boot(input);
   const ref = (key: ActorKey) => actors.get(key) as AnyActorRef;
   return {
     actor: <K extends ActorKey>(key: K) => ref(key) as ActorOf<K>,
@@ -67,6 +73,10 @@ export function startHudSystem({ input, machine = supervisorMachine, inspect }: 
     snapshot: <K extends ActorKey>(key: K) => ref(key).getSnapshot() as SnapshotOf<K>,
     snapshots: () =>
       Object.fromEntries(ACTOR_KEYS.map((key) => [key, ref(key).getSnapshot()])) as unknown as Snapshots,
+    restart: (from) => {
+      root.stop();
+      root = boot(from);
+    },
     stop: () => root.stop(),
   };
 }

@@ -104,7 +104,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   try {
     await application.apply(true, lanMode);
     await automation.apply(automationEnabled(service.settings()), lanMode);
+    // A second server on the same data directory names these ports; `app-url` reads them.
+    await service.announcePorts({ port: automation.port || null, appPort: application.port });
   } catch (error) {
+    // Saves and lets go of the data directory's lock.
     await appServer.close();
     throw error;
   }

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
@@ -20,7 +19,17 @@ import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
 import { RateLimit } from './access/rate-limit.ts';
 import { INTERNAL_COMMANDS } from './commands/internal.commands.ts';
 import { CommandRegistry } from './commands/registry.ts';
+import {
+  createDataDir,
+  DataDirError,
+  GAME_TOKEN_FILE,
+  SIGN_IN_KEY_FILE,
+  STATE_FILE,
+  TOKEN_FILE,
+  tidyDataDir,
+} from './data-dir.ts';
 import { Dispatcher } from './dispatcher.ts';
+import { ServiceError } from './errors.ts';
 import { GameData } from './game/game-data.ts';
 import type { HudSystem } from './hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
@@ -29,19 +38,19 @@ import type { MatchImporter } from './import/match-importer.ts';
 import { MainWindow } from './main-window.ts';
 import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
+import type { ServerPorts } from './persistence/data-dir-lock.ts';
+import { DataDirLock } from './persistence/data-dir-lock.ts';
+import type { StoreFiles } from './persistence/store-files.ts';
+import { realFiles } from './persistence/store-files.ts';
 import { RecentRequests } from './recent-requests.ts';
 import type { SavedState, Settings, SettingsChange } from './saved-state.ts';
 import { automationEnabled, brandingOf, gameSettings, SAVED_STATE_VERSION } from './saved-state.ts';
 import { StateHub } from './state-hub.ts';
-import { moveAside, StateStore } from './state-store.ts';
+import { reasonOf, STORAGE_OK, StateStore } from './state-store.ts';
 
 const mitt = mittModule as unknown as typeof mittModule.default;
 
-export const STATE_FILE = 'state.json';
-export const TOKEN_FILE = 'access-token';
-export const SIGN_IN_KEY_FILE = 'sign-in-key';
-/** The auth token of the game's cfg file (Game State Integration). */
-export const GAME_TOKEN_FILE = 'gsi-token';
+export { GAME_TOKEN_FILE, SIGN_IN_KEY_FILE, STATE_FILE, TOKEN_FILE };
 
 export interface ServiceOptions {
   dataDir: string;
@@ -63,6 +72,8 @@ export interface ServiceOptions {
   inspect?: (event: InspectionEvent) => void;
   /** How long after the last game frame "receiving" ends (default RECEIVING_TIMEOUT_MS); tests shorten it. */
   gameReceivingTimeoutMs?: number;
+  /** Wraps the store's file operations, for tests that make a write fail as a broken disk does. */
+  storeFiles?: (real: StoreFiles) => StoreFiles;
 }
 
 export type ServiceEvents = {
@@ -102,6 +113,9 @@ export interface Service {
   rateLimit: RateLimit;
   recent: RecentRequests;
   events: Emitter<ServiceEvents>;
+  /** Where the servers listen: written to the data directory's lock for a second server and `app-url`. */
+  announcePorts(ports: ServerPorts): Promise<void>;
+  /** Stops the actors and saves; rejects when the last state could not be saved. */
   close(): Promise<void>;
 }
 
@@ -209,12 +223,40 @@ function savedStateOf(hud: HudSystem, revision: number, settings: Settings): Sav
   };
 }
 
-/** Starts the actors from the saved state (or the defaults) and wires the hub, the store and the dispatcher. */
+/** A new secret in `file`; a write that fails is storage_failed and the current secret stays valid. */
+async function replaceSecret(file: string, what: string): Promise<string> {
+  try {
+    return await regenerateToken(file);
+  } catch (error) {
+    if (!(error as NodeJS.ErrnoException).code) throw error;
+    throw new ServiceError(
+      'storage_failed',
+      `the ${what} was not replaced: ${reasonOf(error, file)}; the current ${what} stays valid`,
+    );
+  }
+}
+
+/**
+ * Starts the actors from the saved state (or the defaults) and wires the hub, the store and the
+ * dispatcher. Holds the data directory's lock from here until close.
+ */
 export async function startService(options: ServiceOptions): Promise<Service> {
+  await createDataDir(options.dataDir);
+  const lock = await DataDirLock.acquire(options.dataDir);
+  try {
+    return await startLocked(options, lock);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<Service> {
   const { dataDir, logger } = options;
-  await mkdir(dataDir, { recursive: true });
-  const file = join(dataDir, STATE_FILE);
-  let saved = await StateStore.load(file, logger);
+  await tidyDataDir(dataDir);
+  const files = options.storeFiles ? options.storeFiles(realFiles) : realFiles;
+  const store = await StateStore.open(dataDir, files, logger);
+  let saved = store.loaded;
   let savedSettings = saved?.settings ?? DEFAULT_SETTINGS;
   let overrides = options.overrides ?? {};
   let settings = withChanges(savedSettings, overrides);
@@ -257,16 +299,41 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const broken = ACTOR_KEYS.filter((key) => hud.actor(key).getSnapshot().status === 'error');
   if (saved && broken.length > 0) {
     hud.stop();
-    await moveAside(file, 'unusable', logger, `actors ${broken.join(', ')} could not start from it`);
+    await store.discard('unusable', `actors ${broken.join(', ')} could not start from it`);
     saved = null;
     savedSettings = DEFAULT_SETTINGS;
     settings = withChanges(savedSettings, overrides);
     hud = start();
   }
 
-  const stopObsLog = logObsConnection(hud.actor('obs'), logger);
-  const hub = new StateHub(hud, saved?.revision ?? 0);
-  const store = new StateStore(file, () => savedStateOf(hud, hub.revision, savedSettings), logger);
+  let stopObsLog = logObsConnection(hud.actor('obs'), logger);
+  const hub = new StateHub(hud, saved?.revision ?? 0, STORAGE_OK);
+  try {
+    await store.start({
+      collect: () => savedStateOf(hud, hub.revision, savedSettings),
+      // A write failed: the actors start again from the last saved state, which clients see as one
+      // more revision, so nothing unsaved stays in memory as if it had been acknowledged.
+      rollback(durable) {
+        savedSettings = durable.settings;
+        settings = withChanges(savedSettings, overrides);
+        importer = null;
+        const { mainWindowOpen, signedIn, subscriptionActive, gameReceiving } = hud.snapshot('host').context;
+        const live = { mainWindowOpen, signedIn, subscriptionActive, gameReceiving };
+        stopObsLog();
+        hub.restartActors(() => hud.restart(hudInputFrom(durable, settings, live, Date.now())));
+        stopObsLog = logObsConnection(hud.actor('obs'), logger);
+      },
+      status: (status) => hub.setStorage(status),
+    });
+  } catch (error) {
+    stopObsLog();
+    hub.close();
+    hud.stop();
+    await store.abandon();
+    throw new DataDirError(
+      `cannot write to the data directory ${dataDir}: ${reasonOf(error, join(dataDir, STATE_FILE))}`,
+    );
+  }
   hub.emitter.on('changed', () => void store.requestSave());
   const game = new GameData({
     hud,
@@ -279,7 +346,6 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const dispatcher = new Dispatcher(registry, hud, hub, store, game);
   const internal = new Dispatcher(new CommandRegistry(INTERNAL_COMMANDS), hud, hub, store, game);
   const events = mitt<ServiceEvents>();
-  if (!saved) await store.requestSave();
   const tokenFile = join(dataDir, TOKEN_FILE);
   let token = await loadOrCreateToken(tokenFile);
   const signInKeyFile = join(dataDir, SIGN_IN_KEY_FILE);
@@ -298,14 +364,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     settings: () => settings,
     token: () => token,
     async regenerateToken() {
-      token = await regenerateToken(tokenFile);
+      token = await replaceSecret(tokenFile, 'access token');
       logger.info('access token regenerated: local-network devices must use the new one');
       events.emit('token', undefined);
       return token;
     },
     signInKey: () => signInKey,
     async regenerateSignInKey() {
-      signInKey = await regenerateToken(signInKeyFile);
+      signInKey = await replaceSecret(signInKeyFile, 'sign-in key');
       mainWindow.signOutAll();
       events.emit('signInKey', undefined);
       return signInKey;
@@ -327,14 +393,19 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       await store.requestSave();
       return next;
     },
+    announcePorts: (ports) => lock.setPorts(ports),
     async close() {
       mainWindow.close();
       game.close();
       hub.close();
       stopObsLog();
       hud.stop();
-      await store.flush();
       events.all.clear();
+      try {
+        await store.close();
+      } finally {
+        await lock.release();
+      }
     },
   };
 }

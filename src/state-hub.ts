@@ -1,6 +1,7 @@
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
 import type { AnyActorRef } from 'xstate';
+import type { StorageStatus } from './answer-schemas.ts';
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
 import type { HudState } from './views.ts';
@@ -74,22 +75,62 @@ export class StateHub {
   #commitScheduled = false;
   #changes = 0;
   #hud: HudState;
+  #storage: StorageStatus;
+  #storageChanged = false;
   #lastJson = new Map<string, string>();
   #unsubscribe: Array<() => void> = [];
 
-  constructor(system: HudSystem, revision: number) {
+  constructor(
+    private readonly system: HudSystem,
+    revision: number,
+    storage: StorageStatus,
+  ) {
     this.#revision = revision;
+    this.#storage = storage;
     this.#snapshots = system.snapshots();
-    this.#hud = hudStateOf(this.#snapshots, revision);
+    this.#hud = hudStateOf(this.#snapshots, revision, storage);
     for (const view of VIEWS) this.#lastJson.set(view.event, JSON.stringify(view.compute(this.#snapshots)));
+    this.#attach();
+  }
+
+  #attach(): void {
     for (const key of ACTOR_KEYS) {
-      const actor: AnyActorRef = system.actor(key);
+      const actor: AnyActorRef = this.system.actor(key);
       const subscription = actor.subscribe((snapshot: unknown) => this.#onSnapshot(key, snapshot));
       this.#unsubscribe.push(() => subscription.unsubscribe());
     }
     // Notifications that are not state: they carry the revision they happened at.
-    const emitted = system.actor('obs').on('*', ({ type, ...data }) => this.notify(type, data as never));
+    const emitted = this.system.actor('obs').on('*', ({ type, ...data }) => this.notify(type, data as never));
     this.#unsubscribe.push(() => emitted.unsubscribe());
+  }
+
+  #detach(): void {
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.#unsubscribe = [];
+  }
+
+  /**
+   * Around a restart of the actors (a rollback to the last saved state): the old actors' stop is
+   * not a change, the new actors' state is, as one revision with the events of what differs.
+   */
+  restartActors(restart: () => void): void {
+    this.#detach();
+    restart();
+    this.#attach();
+    const snapshots = this.system.snapshots();
+    for (const key of ACTOR_KEYS) {
+      if (snapshots[key] !== this.#snapshots[key]) this.#dirty.add(key);
+    }
+    this.#snapshots = snapshots;
+    if (this.#depth === 0) this.#commit();
+  }
+
+  /** Whether changes can be saved: part of the HUD state, so the operator sees it. */
+  setStorage(status: StorageStatus): void {
+    if (status.ok === this.#storage.ok && status.reason === this.#storage.reason) return;
+    this.#storage = status;
+    this.#storageChanged = true;
+    if (this.#depth === 0) this.#commit();
   }
 
   get revision(): number {
@@ -131,8 +172,7 @@ export class StateHub {
   }
 
   close(): void {
-    for (const unsubscribe of this.#unsubscribe) unsubscribe();
-    this.#unsubscribe = [];
+    this.#detach();
     this.emitter.all.clear();
   }
 
@@ -151,7 +191,9 @@ export class StateHub {
 
   #commit(): void {
     this.#commitScheduled = false;
-    if (this.#dirty.size === 0) return;
+    if (this.#dirty.size === 0 && !this.#storageChanged) return;
+    const storageChanged = this.#storageChanged;
+    this.#storageChanged = false;
     const dirty = this.#dirty;
     this.#dirty = new Set();
     // The OBS connection is not saved (it is rebuilt on start): its retries cost no disk writes.
@@ -161,8 +203,8 @@ export class StateHub {
     }
 
     const events: Array<{ event: EventName; data: unknown }> = [];
-    if (HUD_SOURCES.some((key) => dirty.has(key))) {
-      const next = hudStateOf(this.#snapshots, this.#revision);
+    if (storageChanged || HUD_SOURCES.some((key) => dirty.has(key))) {
+      const next = hudStateOf(this.#snapshots, this.#revision, this.#storage);
       const changed = changedFields(this.#hud, next);
       this.#hud = next;
       if (changed) events.push({ event: 'hud.state', data: changed });

@@ -12,7 +12,15 @@ import { revealedCount } from '../machines/veto-reveal.machine.ts';
 import type { Side, Team, VetoStep } from '../machines/veto-rules.ts';
 import { nextStep, remainingMaps } from '../machines/veto-rules.ts';
 import { isSessionComplete } from '../machines/veto-session.machine.ts';
-import type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus } from './answer-schemas.ts';
+import type {
+  HudState,
+  MapView,
+  MatchSummary,
+  RevealView,
+  StepView,
+  StorageStatus,
+  VetoStatus,
+} from './answer-schemas.ts';
 import type { SnapshotOf, Snapshots } from './hud-system.ts';
 import { PANELS } from './protocol/panels.ts';
 import type { Snapshot } from './ws/protocol.ts';
@@ -27,7 +35,7 @@ export const teamName = (team: Team | null, side: Side) => team?.name ?? `Team $
 const panelVisible = (snapshot: SnapshotOf<'scoreboard'>): boolean | undefined =>
   snapshot.matches('unknown') ? undefined : snapshot.matches('shown');
 
-export function hudStateOf(snapshots: Snapshots, revision: number): HudState {
+export function hudStateOf(snapshots: Snapshots, revision: number, storage: StorageStatus): HudState {
   const state: HudState = {
     revision,
     roster: snapshots.host.context.roster,
@@ -40,6 +48,7 @@ export function hudStateOf(snapshots: Snapshots, revision: number): HudState {
       teamB: otherSide(snapshots.match.context.teamASide),
     },
     gameReceiving: snapshots.host.context.gameReceiving,
+    storage,
   };
   // Panel flags stay absent until a command or the overlay has told them (the overlay window's is
   // always there: closed until opened).

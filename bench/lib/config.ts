@@ -3,7 +3,8 @@ import type { Runtime } from './server-process.ts';
 /** How much load each part applies: every part is bounded in count and in time. */
 export interface BenchConfig {
   quick: boolean;
-  http: { connections: number; warmupSeconds: number; seconds: number };
+  /** Each load runs at every count of concurrent clients (connections, one request in flight each). */
+  http: { clients: number[]; warmupSeconds: number; seconds: number };
   /** Closed loop, one command at a time, with a pause between commands. */
   latency: Array<{ clients: number; commands: number; pauseMs: number; processes: number }>;
   wsTriggers: { windows: number[]; warmupSeconds: number; seconds: number };
@@ -22,7 +23,7 @@ export interface BenchConfig {
 
 export const FULL: BenchConfig = {
   quick: false,
-  http: { connections: 50, warmupSeconds: 2, seconds: 10 },
+  http: { clients: [1, 10, 100], warmupSeconds: 1, seconds: 5 },
   latency: [
     { clients: 1, commands: 5_000, pauseMs: 1, processes: 0 },
     { clients: 100, commands: 2_000, pauseMs: 5, processes: 1 },
@@ -36,7 +37,7 @@ export const FULL: BenchConfig = {
 
 export const QUICK: BenchConfig = {
   quick: true,
-  http: { connections: 50, warmupSeconds: 0.5, seconds: 2 },
+  http: { clients: [1, 10, 100], warmupSeconds: 0.3, seconds: 1.5 },
   latency: [
     { clients: 1, commands: 300, pauseMs: 1, processes: 0 },
     { clients: 100, commands: 200, pauseMs: 5, processes: 1 },

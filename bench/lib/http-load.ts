@@ -21,6 +21,7 @@ export interface LoadResult {
   total: number;
   /** Non-2xx answers, connection errors and timeouts (no answer within 10 s): a correct run has none. */
   failures: number;
+  non2xx: number;
   /** The same, spelt out. */
   failureText: string;
   /** An amount run that maxSeconds stopped before it was done. */
@@ -56,6 +57,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     maxMs: result.latency.max,
     total,
     failures: result.non2xx + result.errors,
+    non2xx: result.non2xx,
     capped,
     failureText: `${result.non2xx} non-2xx, ${result.timeouts} timeouts, ${result.errors - result.timeouts} other errors`,
   };
@@ -83,4 +85,20 @@ export function setMapResult(): Request {
       };
     },
   };
+}
+
+/**
+ * A turn of the manual veto (a ban of Nuke) and its undo, in turn on each connection: a session
+ * must be running. With one client every request is a real change; with more, their turns interleave.
+ */
+export function vetoSelectAndUndo(): Request[] {
+  return [
+    {
+      method: 'POST',
+      path: '/api/actions/veto_select',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ map: 'nuke' }),
+    },
+    { method: 'POST', path: '/api/actions/veto_undo' },
+  ];
 }

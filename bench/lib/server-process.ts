@@ -100,6 +100,8 @@ export interface ServerProcess {
   rssKb(): number;
   /** CPU time the server has used so far, user + system (/proc/<pid>/stat), ms; 10 ms resolution. */
   cpuMs(): number;
+  /** The same, user and system apart. */
+  cpuTimes(): CpuTimes;
   output(): string;
   /** SIGTERM (the CLI saves and exits; a --cpu-prof profile is written then), SIGKILL after 10 s. */
   stop(): Promise<void>;
@@ -172,6 +174,7 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
     startMs: Number(answered - spawnedAt) / 1e6,
     rssKb: () => rssKbOf(pid),
     cpuMs: () => cpuMsOf(pid),
+    cpuTimes: () => cpuTimesOf(pid),
     output: () => output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
@@ -195,9 +198,22 @@ export function rssKbOf(pid: number): number {
 /** Clock ticks per second of /proc/<pid>/stat: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS = 100;
 
-export function cpuMsOf(pid: number): number {
+export interface CpuTimes {
+  userMs: number;
+  systemMs: number;
+}
+
+export function cpuTimesOf(pid: number): CpuTimes {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  return {
+    userMs: (Number(fields[11]) * 1000) / CLOCK_TICKS,
+    systemMs: (Number(fields[12]) * 1000) / CLOCK_TICKS,
+  };
+}
+
+export function cpuMsOf(pid: number): number {
+  const { userMs, systemMs } = cpuTimesOf(pid);
+  return userMs + systemMs;
 }

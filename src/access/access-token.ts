@@ -4,10 +4,11 @@
  * error message: a token in a log file is a token handed to whoever reads the logs.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
+import { chmod, readFile, stat } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { createDataDir } from '../data-dir.ts';
 
 const TOKEN_BYTES = 32;
 /** 32 bytes in base64url without padding: 43 characters of [A-Za-z0-9_-]. */
@@ -51,7 +52,7 @@ export async function loadOrCreateToken(file: string): Promise<string> {
  */
 export async function regenerateToken(file: string): Promise<string> {
   const token = generateToken();
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await createDataDir(dirname(file));
   // Atomic: a crash mid-write leaves the old token or the new one, never half a token. The temporary
   // file is created with the final mode, so the token is never readable by others, even briefly.
   await writeFileAtomic(file, `${token}\n`, { mode: OWNER_ONLY, fsync: true });

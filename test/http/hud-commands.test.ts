@@ -24,6 +24,7 @@ describe('HUD commands', () => {
       // No game data yet: team A on CT as set, nothing arriving.
       sides: { teamA: 'CT', teamB: 'T' },
       gameReceiving: false,
+      storage: { ok: true, reason: null },
     });
   });
 

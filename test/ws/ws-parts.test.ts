@@ -172,7 +172,7 @@ describe('message handlers', () => {
     const { server, context, client, received, records } = await setup();
     handleMessage(context, client, { type: 'trigger', id: 'a', action: 'show_veto' });
     handleMessage(context, client, { type: 'trigger', id: 'b', action: 'no_such' });
-    await server.service.store.saved();
+    await server.service.store.durable();
     await new Promise((resolve) => setImmediate(resolve));
     expect(received()).toEqual([
       expect.objectContaining({ type: 'result', id: 'b', ok: false, status: 404, error: 'unknown_action' }),

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import fp from 'fastify-plugin';
-import { RequestRecordSchema } from '../../answer-schemas.ts';
+import { RequestRecordSchema, StorageInfoSchema } from '../../answer-schemas.ts';
 import { GAME_FRAME_LIMIT } from '../../app-server/game.routes.ts';
 import type { PanelRoutesOptions } from '../../app-server/panel.routes.ts';
 import { checkPayload } from '../../dispatcher.ts';
@@ -57,6 +57,14 @@ const internalRoutes: FastifyPluginAsyncTypebox<PanelRoutesOptions> = async (app
     ok: true as const,
     token: await service.regenerateToken(),
   }));
+  app.get(
+    '/internal/storage',
+    { schema: { response: answers(okAnswer({ storage: StorageInfoSchema })) } },
+    async () => ({
+      ok: true as const,
+      storage: { ...service.store.status, ...service.store.counters },
+    }),
+  );
   app.get(
     '/internal/requests',
     { schema: { response: answers(okAnswer({ requests: Type.Array(RequestRecordSchema) })) } },

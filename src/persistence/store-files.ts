@@ -1,0 +1,86 @@
+/**
+ * The file operations of the state store, behind one small interface: the store decides what to
+ * write and when, this does the system calls. Tests wrap it to make a write fail the way a broken
+ * disk does (EIO, EROFS) where a real file system cannot be made to.
+ */
+
+import { writeSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { open, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+export const OWNER_ONLY = 0o600;
+
+/** The journal, open for appending. */
+export interface JournalFile {
+  /** Appends the whole buffer; a failure may leave part of it written. */
+  append(data: Buffer): Promise<void>;
+  truncate(size: number): Promise<void>;
+  /** Data to the disk (fdatasync). */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreFiles {
+  openJournal(path: string): Promise<JournalFile>;
+  /** Replaces `path` atomically and durably: temp file, fsync, rename, fsync of the directory. */
+  writeSnapshot(path: string, text: string): Promise<void>;
+}
+
+export const snapshotTempOf = (path: string) => `${path}.tmp`;
+
+export const realFiles: StoreFiles = {
+  async openJournal(path) {
+    const handle = await open(path, 'a', OWNER_ONLY);
+    return {
+      // A synchronous write: a record of about 1 KiB into the page cache costs 4 µs of CPU this way
+      // against 29 µs through libuv's thread pool (a thread woken and a completion queued), and one
+      // is made per group commit, so up to one per command for a client that sends one at a time.
+      append: async (data) => {
+        let offset = 0;
+        while (offset < data.length) offset += writeSync(handle.fd, data, offset, data.length - offset);
+      },
+      truncate: (size) => handle.truncate(size),
+      sync: () => handle.datasync(),
+      close: () => handle.close(),
+    };
+  },
+  async writeSnapshot(path, text) {
+    const temp = snapshotTempOf(path);
+    const handle = await open(temp, 'w', OWNER_ONLY);
+    try {
+      await appendAll(handle, Buffer.from(text));
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+    await syncDirectory(dirname(path));
+  },
+};
+
+async function appendAll(handle: FileHandle, data: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) {
+    const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+    offset += bytesWritten;
+  }
+}
+
+/** Makes a rename durable. Some platforms (Windows) cannot open a directory: the rename is still atomic. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, 'r');
+  } catch {
+    return;
+  }
+  try {
+    await handle.sync();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM') throw error;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,171 @@
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { JOURNAL_FILE, LOCK_FILE, STATE_FILE, TOKEN_FILE } from '../../src/data-dir.ts';
+import { readRunningServer } from '../../src/persistence/data-dir-lock.ts';
+import { encodeRecord } from '../../src/persistence/journal-format.ts';
+import type { SavedState } from '../../src/saved-state.ts';
+import { build, command, get, tempDir } from '../helpers/build.ts';
+import { startCli } from '../helpers/cli-process.ts';
+
+const serve = (dataDir: string) => ['--headless', '--no-obs', '--data-dir', dataDir, '--log-level', 'warn'];
+
+/** A saved document as a clean shutdown writes it, with the event name given. */
+async function savedDocument(): Promise<SavedState> {
+  const dataDir = await tempDir();
+  const server = await build({ dataDir });
+  await command(server, 'set_teams', { teamA: { name: 'Vitality' }, teamB: { name: 'MOUZ' } });
+  await server.close();
+  return JSON.parse(await readFile(join(dataDir, STATE_FILE), 'utf8'));
+}
+
+const record = (doc: SavedState, eventName: string, revision: number) =>
+  encodeRecord(Buffer.from(JSON.stringify({ ...doc, revision, match: { ...doc.match, eventName } })));
+
+describe('start-up: snapshot + journal', () => {
+  it('takes the last whole journal record over the snapshot and drops a torn last record', async () => {
+    const doc = await savedDocument();
+    const dataDir = await tempDir();
+    await writeFile(
+      join(dataDir, STATE_FILE),
+      JSON.stringify({ ...doc, match: { ...doc.match, eventName: 'snapshot' } }),
+    );
+    const torn = record(doc, 'torn', 7);
+    await writeFile(
+      join(dataDir, JOURNAL_FILE),
+      Buffer.concat([record(doc, 'first', 5), record(doc, 'second', 6), torn.subarray(0, torn.length - 9)]),
+    );
+    const logs: string[] = [];
+    const server = await build({ dataDir, logSink: (line) => logs.push(line) });
+    expect((await get(server, '/api/match')).body.match).toMatchObject({
+      eventName: 'second',
+      teamA: { name: 'Vitality' },
+    });
+    expect((await get(server, '/api/state')).body.state.revision).toBe(6);
+    expect(logs.some((line) => line.includes('torn or damaged record') && line.includes(JOURNAL_FILE))).toBe(
+      true,
+    );
+    // Start-up folded the journal into a new snapshot.
+    expect(JSON.parse(await readFile(join(dataDir, STATE_FILE), 'utf8')).match.eventName).toBe('second');
+    expect((await stat(join(dataDir, JOURNAL_FILE))).size).toBe(0);
+    // The next change goes after the last whole record, not after the torn bytes.
+    await command(server, 'set_event_name', { name: 'after' });
+    await server.close();
+    const again = await build({ dataDir });
+    expect((await get(again, '/api/match')).body.match.eventName).toBe('after');
+  });
+
+  it('a journal record with a damaged checksum ends the journal there', async () => {
+    const doc = await savedDocument();
+    const dataDir = await tempDir();
+    await writeFile(join(dataDir, STATE_FILE), JSON.stringify(doc));
+    const damaged = record(doc, 'damaged', 9);
+    damaged[damaged.length - 3] = 0x20;
+    await writeFile(
+      join(dataDir, JOURNAL_FILE),
+      Buffer.concat([record(doc, 'kept', 8), damaged, record(doc, 'after damage', 10)]),
+    );
+    const server = await build({ dataDir });
+    expect((await get(server, '/api/match')).body.match.eventName).toBe('kept');
+  });
+});
+
+describe('GET /internal/storage', () => {
+  it('counts journal writes and syncs, and shows the journal growing by one record per write', async () => {
+    const server = await build({ dataDir: await tempDir() });
+    const before = (await get(server, '/internal/storage')).body.storage;
+    expect(before).toMatchObject({ ok: true, reason: null, appends: 0, snapshots: 1, journalBytes: 0 });
+    await command(server, 'set_event_name', { name: 'one' });
+    await command(server, 'set_event_name', { name: 'two' });
+    const after = (await get(server, '/internal/storage')).body.storage;
+    expect(after.appends).toBe(2);
+    expect(after.journalBytes).toBeGreaterThan(0);
+    // The same command again changes nothing: nothing is written.
+    await command(server, 'set_event_name', { name: 'two' });
+    expect((await get(server, '/internal/storage')).body.storage.appends).toBe(2);
+  });
+});
+
+describe('one server per data directory', () => {
+  it('a second server on the same directory refuses to start, naming the directory and the running ports', async () => {
+    const dataDir = await tempDir();
+    const first = await build({ dataDir });
+    await expect(build({ dataDir })).rejects.toThrow(
+      `the data directory ${dataDir} is in use by another hud-automation server (pid ${process.pid}, port ${first.port}, application port ${first.appPort})`,
+    );
+    expect(await readRunningServer(dataDir)).toEqual({
+      pid: process.pid,
+      port: first.port,
+      appPort: first.appPort,
+    });
+    // The refused one changed nothing: the first still works and saves.
+    expect((await command(first, 'set_event_name', { name: 'first' })).status).toBe(200);
+    await first.close();
+    const next = await build({ dataDir });
+    expect((await get(next, '/api/match')).body.match.eventName).toBe('first');
+  });
+
+  it('as processes: the second exits 1 with the message; a killed server leaves no lock behind', async () => {
+    const dataDir = await tempDir();
+    const first = await startCli(serve(dataDir));
+    const port = new URL(first.httpUrl).port;
+    await expect(startCli(serve(dataDir))).rejects.toThrow(
+      `hud-automation: the data directory ${dataDir} is in use by another hud-automation server (pid ${first.child.pid}, port ${port}, application port `,
+    );
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(JSON.parse(await readFile(join(dataDir, LOCK_FILE), 'utf8'))).toMatchObject({
+      pid: first.child.pid,
+      port: Number(port),
+    });
+    // The lock of a killed server names nobody.
+    expect(await readRunningServer(dataDir)).toBe(null);
+    const second = await startCli(serve(dataDir));
+    expect(await readRunningServer(dataDir)).toEqual({
+      pid: second.child.pid,
+      port: Number(new URL(second.httpUrl).port),
+      appPort: expect.any(Number),
+    });
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+    expect(await readdir(dataDir)).not.toContain(LOCK_FILE);
+    expect(await readRunningServer(dataDir)).toBe(null);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('the data directory', () => {
+  it('is created owner-only; secret files are narrowed to owner-only and leftovers of interrupted writes removed', async () => {
+    const parent = await tempDir();
+    const fresh = join(parent, 'new', 'data');
+    const server = await build({ dataDir: fresh });
+    expect((await stat(fresh)).mode & 0o777).toBe(0o700);
+    for (const file of [STATE_FILE, JOURNAL_FILE, TOKEN_FILE]) {
+      expect((await stat(join(fresh, file))).mode & 0o777, file).toBe(0o600);
+    }
+    await server.close();
+
+    const old = join(parent, 'old');
+    await mkdir(old);
+    await writeFile(join(old, TOKEN_FILE), 'a'.repeat(43));
+    await writeFile(join(old, STATE_FILE), await readFile(join(fresh, STATE_FILE)));
+    for (const file of [TOKEN_FILE, STATE_FILE]) await chmod(join(old, file), 0o644);
+    const leftovers = [`${TOKEN_FILE}.2735104419`, `${STATE_FILE}.tmp`, `.${STATE_FILE}.tmp`];
+    for (const file of leftovers) await writeFile(join(old, file), 'b'.repeat(43));
+    const again = await build({ dataDir: old });
+    const files = await readdir(old);
+    for (const file of leftovers) expect(files).not.toContain(file);
+    for (const file of [STATE_FILE, TOKEN_FILE]) {
+      expect((await stat(join(old, file))).mode & 0o777, file).toBe(0o600);
+    }
+    expect((await get(again, '/internal/token')).body.token).toBe('a'.repeat(43));
+  });
+
+  for (const [label, dir, cause] of [
+    ['under /proc', '/proc/nope', 'cannot create the data directory /proc/nope'],
+    ['a file', '/etc/hostname', 'cannot create the data directory /etc/hostname: a file of that name exists'],
+  ] as const) {
+    it(`one that cannot be created or written (${label}) fails the start at once with its path`, async () => {
+      await expect(startCli(serve(dir))).rejects.toThrow(`hud-automation: ${cause}`);
+    });
+  }
+});
