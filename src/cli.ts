@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
@@ -6,9 +7,10 @@ import { defaultDataDir } from './data-dir.ts';
 import type { ImportSources } from './import/import-sources.ts';
 import { IMPORT_SOURCE_ENV, importSourcesFromEnv } from './import/import-sources.ts';
 import { createLogger, defaultLogFormat, LOG_FORMATS, LOG_LEVELS } from './logger.ts';
+import { readRunningServer } from './persistence/data-dir-lock.ts';
 import type { SettingsChange } from './saved-state.ts';
-import { DEFAULT_APP_PORT, DEFAULT_PORT, startServer } from './server.ts';
-import { TOKEN_FILE } from './service.ts';
+import { DEFAULT_APP_PORT, DEFAULT_PORT, signInUrlOf, startServer } from './server.ts';
+import { SIGN_IN_KEY_FILE, TOKEN_FILE } from './service.ts';
 import { VERSION } from './version.ts';
 
 const USAGE = `hud-automation: local automation server for a CS2 broadcast HUD
@@ -17,6 +19,7 @@ Usage:
   hud-automation serve [options]       run the server (the default command)
   hud-automation token [--regenerate]  show the access token for local-network devices (or make a new one)
   hud-automation lan on|off            switch local network mode of the running server, and save it
+  hud-automation app-url               the operator app's sign-in address of the server running on the data directory
   hud-automation gsi-config [--install | --check] [--cs2-dir DIR] [--lan | --address HOST]
                                        the game's cfg file for game data (docs/game-data.md): print it and
                                        where it goes, install it into every CS2 install Steam lists, or
@@ -60,7 +63,7 @@ class UsageError extends Error {
   }
 }
 
-const COMMANDS = ['serve', 'token', 'lan', 'gsi-config'];
+const COMMANDS = ['serve', 'token', 'lan', 'app-url', 'gsi-config'];
 
 function parse(argv: string[]) {
   try {
@@ -114,6 +117,7 @@ async function main(argv: string[]): Promise<void> {
   const dataDir = values['data-dir'] ?? defaultDataDir();
   if (command === 'token') return printToken(port, dataDir, values.regenerate ?? false);
   if (command === 'lan') return switchLan(port, positionals[1]);
+  if (command === 'app-url') return printAppUrl(dataDir);
   if (command === 'gsi-config') return gsiConfig(values, dataDir);
   if (positionals.length > 1) throw new UsageError(`serve takes no arguments: ${positionals[1]}`, true);
 
@@ -268,6 +272,19 @@ async function printToken(port: number, dataDir: string, regenerate: boolean): P
     const file = join(dataDir, TOKEN_FILE);
     process.stdout.write(`${regenerate ? await regenerateToken(file) : await loadOrCreateToken(file)}\n`);
   }
+}
+
+/** Reads the lock of the server running on the data directory for its application port. */
+async function printAppUrl(dataDir: string): Promise<void> {
+  const running = await readRunningServer(dataDir);
+  if (!running)
+    throw new Error(
+      `no hud-automation server is running on the data directory ${dataDir}: start one with hud-automation serve (and the same --data-dir)`,
+    );
+  if (running.appPort === null)
+    throw new Error(`the server on ${dataDir} (pid ${running.pid}) is still starting: ask again in a moment`);
+  const key = (await readFile(join(dataDir, SIGN_IN_KEY_FILE), 'utf8')).trim();
+  process.stdout.write(`${signInUrlOf(running.appPort, key)}\n`);
 }
 
 async function switchLan(port: number, mode: string | undefined): Promise<void> {

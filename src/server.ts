@@ -45,6 +45,11 @@ export interface RunningServer {
 }
 
 /** The service, its automation server and its application server, listening. */
+const appUrlOf = (appPort: number) => `http://127.0.0.1:${appPort}`;
+
+/** The operator app's sign-in address: opening it signs the browser in (docs/application.md). */
+export const signInUrlOf = (appPort: number, key: string) => `${appUrlOf(appPort)}/?key=${key}`;
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const service = await startService(options);
   let automation: Listener;
@@ -113,7 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
 
   let closed: Promise<void> | null = null;
-  const appUrl = `http://127.0.0.1:${application.port}`;
+  const appUrl = appUrlOf(application.port);
   return {
     app: automationApp,
     application: appServer,
@@ -129,7 +134,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     appPort: application.port,
     appUrl,
-    signInUrl: () => `${appUrl}/?key=${service.signInKey()}`,
+    signInUrl: () => signInUrlOf(application.port, service.signInKey()),
     applySettings,
     close: () => (closed ??= appServer.close()),
   };

@@ -53,6 +53,27 @@ describe('hud-automation token and lan', () => {
   });
 });
 
+describe('hud-automation app-url', () => {
+  it('prints the sign-in address of the server running on the data directory, the one it printed at start', async () => {
+    const dataDir = await tempDir();
+    const server = await startCli(['--headless', '--no-obs', '--data-dir', dataDir, '--log-level', 'warn']);
+    try {
+      const printed = (await server.waitForOutput(/Operator app\s+(\S+)/))[1];
+      const url = await cli('app-url', '--data-dir', dataDir);
+      expect(url).toBe(printed);
+      // The address works: it signs a browser in (303 to the app, with the session cookie).
+      const signIn = await fetch(url, { redirect: 'manual' });
+      expect(signIn.status).toBe(303);
+      expect(signIn.headers.get('set-cookie')).toContain('HttpOnly');
+    } finally {
+      await stop(server);
+    }
+    const after = await runCli(['app-url', '--data-dir', dataDir]);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain(`no hud-automation server is running on the data directory ${dataDir}`);
+  });
+});
+
 /** Runs the CLI to its end: exit code, stdout and stderr, whatever the code. */
 function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
