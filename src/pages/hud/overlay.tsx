@@ -3,6 +3,8 @@ import { activePreset } from '../shared/broadcast.ts';
 import { Stage } from '../shared/stage.tsx';
 import { connection, state } from '../shared/store.ts';
 import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
+import { gameOn } from './live.ts';
+import { ObservedBox, PlayerBoxes } from './player-boxes.tsx';
 import { ReplayPanel } from './replay-panel.tsx';
 import { Scoreboard } from './scoreboard.tsx';
 import { StatsPanel } from './stats-panel.tsx';
@@ -20,8 +22,11 @@ export function Overlay() {
         data-overlay-visible={String(hud?.hudWindowOpen === true)}
         data-ready={String(hud !== null)}
         data-connection={connection.value.status}
+        data-game={gameOn.value ? 'live' : 'off'}
       >
         <TopBar />
+        <PlayerBoxes />
+        <ObservedBox />
         <Scoreboard visible={hud?.scoreboardVisible === true} />
         <VetoPanel visible={hud?.vetoVisible === true} />
         <StatsPanel visible={hud?.statsVisible === true} />

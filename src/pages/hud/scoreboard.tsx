@@ -1,7 +1,8 @@
 /** The scoreboard (toggle_scoreboard, F9 in the game): both teams' players by HUD slot. */
 import type { Side } from '../shared/broadcast.ts';
-import { playerIn, slotsOf, teams } from '../shared/broadcast.ts';
+import { playerIn, teams } from '../shared/broadcast.ts';
 import { TeamLogo } from '../shared/team-logo.tsx';
+import { slotsOfTeam } from './live.ts';
 import { PlayerRow } from './player-row.tsx';
 
 function TeamColumn({ side }: { side: Side }) {
@@ -18,7 +19,7 @@ function TeamColumn({ side }: { side: Side }) {
         </span>
       </header>
       <ol class="sb-team__players">
-        {slotsOf(side).map((slot) => (
+        {slotsOfTeam[side].value.map((slot) => (
           <PlayerRow key={slot} slot={slot} name={playerIn(slot)} />
         ))}
       </ol>

@@ -3,11 +3,12 @@
  * stats. "live" comes from the game data; the two third-party providers show what their configured
  * source gives, and say plainly that none is configured.
  */
-import type { EventData } from '../../protocol/index.ts';
+import type { EventData, GamePlayer } from '../../protocol/index.ts';
 import type { Side } from '../shared/broadcast.ts';
-import { playerIn, slotsOf, teams } from '../shared/broadcast.ts';
+import { playerIn, teams } from '../shared/broadcast.ts';
 import { statsPlayer } from '../shared/store.ts';
 import { TeamLogo } from '../shared/team-logo.tsx';
+import { hasLiveMap, mainWeapon, money, playerInSlot, slotsOfTeam, weaponLabel } from './live.ts';
 
 type Provider = NonNullable<NonNullable<EventData<'stats.player'>['player']>['provider']>;
 
@@ -17,43 +18,43 @@ const PROVIDER_NAMES: Record<Provider, string> = {
   live: 'Live',
 };
 
-/** Live values of the player, once the game data feeds them (the next issue). */
-export interface LiveStats {
-  kills: number;
-  deaths: number;
-  assists: number;
-  adr: number;
-  hsPercent: number;
-}
-
-function StatGrid({ stats }: { stats: LiveStats }) {
+function StatGrid({ player }: { player: GamePlayer }) {
+  const adr = player.adr === null ? null : Math.round(player.adr);
   const cells = [
-    ['K', stats.kills],
-    ['D', stats.deaths],
-    ['A', stats.assists],
-    ['ADR', Math.round(stats.adr)],
-    ['HS%', Math.round(stats.hsPercent)],
+    ['K', 'kills', player.kills, String(player.kills)],
+    ['D', 'deaths', player.deaths, String(player.deaths)],
+    ['A', 'assists', player.assists, String(player.assists)],
+    ['ADR', 'adr', adr ?? '', adr === null ? '–' : String(adr)],
+    ['MVP', 'mvps', player.mvps, String(player.mvps)],
   ] as const;
   return (
-    <dl class="stats__grid">
-      {cells.map(([label, value]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd>{String(value)}</dd>
-        </div>
-      ))}
-    </dl>
+    <>
+      <dl class="stats__grid" data-stats-source="live">
+        {cells.map(([label, hook, value, text]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd {...{ [`data-${hook}`]: value }}>{text}</dd>
+          </div>
+        ))}
+      </dl>
+      <p class="stats__now">
+        <span data-health={player.health}>{player.health > 0 ? `${player.health} HP` : 'Dead'}</span>
+        <span data-money={player.money}>{money(player.money)}</span>
+        <span>{weaponLabel(mainWeapon(player))}</span>
+      </p>
+    </>
   );
 }
 
-export function StatsPanel(props: { visible: boolean; live?: (slot: number) => LiveStats | undefined }) {
+export function StatsPanel(props: { visible: boolean }) {
   const player = statsPlayer.value.player;
   const slot = player?.slot ?? null;
-  const side: Side | null = slot === null ? null : slotsOf('A').includes(slot) ? 'A' : 'B';
+  const side: Side | null = slot === null ? null : slotsOfTeam.A.value.includes(slot) ? 'A' : 'B';
   const team = side ? teams.value[side] : null;
   const name = slot === null ? null : (playerIn(slot) ?? player?.name ?? `Player ${slot}`);
   const provider: Provider = player?.provider ?? 'live';
-  const live = slot !== null && provider === 'live' ? props.live?.(slot) : undefined;
+  // "live": the game's values of that player, once game data with a map has arrived.
+  const live = slot !== null && provider === 'live' && hasLiveMap.value ? playerInSlot(slot).value : null;
   return (
     <section
       class="panel stats"
@@ -81,7 +82,7 @@ export function StatsPanel(props: { visible: boolean; live?: (slot: number) => L
           <div class="stats__body">
             <span class="stats__provider">{PROVIDER_NAMES[provider]} stats</span>
             {live ? (
-              <StatGrid stats={live} />
+              <StatGrid player={live} />
             ) : (
               <p class="stats__note" data-stats-source="none">
                 {provider === 'live'

@@ -4,15 +4,22 @@ import type { Side } from '../shared/broadcast.ts';
 import { currentMap, pickSide, teams, winnerSide } from '../shared/broadcast.ts';
 import { match } from '../shared/store.ts';
 import { TeamLogo } from '../shared/team-logo.tsx';
+import { bombFill, clockText, gameOn, liveScore, phase, phaseText, roundNumber, sideOfTeam } from './live.ts';
 
 function TeamBlock({ side }: { side: Side }) {
   const team = teams.value[side];
+  const gameSide = sideOfTeam(side);
   return (
-    <div class={`tb-team tb-team--${side}`}>
+    <div class={`tb-team tb-team--${side}`} data-side={gameSide ?? undefined}>
       <TeamLogo side={side} name={team.name} logo={team.logo} />
       <span class="tb-team__name" data-team={side}>
         {team.name}
       </span>
+      {gameSide ? (
+        <span class="tb-team__side" data-side-marker={gameSide}>
+          {gameSide}
+        </span>
+      ) : null}
       <span class="tb-team__series" data-series-score={side}>
         {String(team.seriesScore)}
       </span>
@@ -20,17 +27,59 @@ function TeamBlock({ side }: { side: Side }) {
   );
 }
 
-/** The middle: the map score of the map being played (the live round score arrives with game data). */
+/** The middle while game data arrives: the live round score, the clock, the round and its phase. */
+function LiveCentre() {
+  const fill = bombFill.value;
+  const current = phase.value;
+  const words = phaseText.value;
+  return (
+    <div class="tb-centre tb-centre--live" data-phase={current}>
+      <div class="tb-score" data-score-source="live">
+        <span class="tb-score__n tb-score__n--A" data-score="A" data-side={sideOfTeam('A') ?? undefined}>
+          {String(liveScore.A.value)}
+        </span>
+        <span class="tb-clock" data-clock>
+          {clockText.value}
+        </span>
+        <span class="tb-score__n tb-score__n--B" data-score="B" data-side={sideOfTeam('B') ?? undefined}>
+          {String(liveScore.B.value)}
+        </span>
+      </div>
+      <div class="tb-centre__meta">
+        <span data-round={roundNumber.value ?? undefined}>Round {String(roundNumber.value ?? '')}</span>
+        {words ? (
+          <span class="tb-phase" data-phase-text>
+            {words}
+          </span>
+        ) : null}
+      </div>
+      <span class="tb-bomb" aria-hidden="true" data-bomb-timer={fill === null ? 'off' : 'on'}>
+        <span class="tb-bomb__fill" style={{ transform: `scaleX(${fill ?? 0})` }} />
+      </span>
+    </div>
+  );
+}
+
+/** The middle: the live game once game data arrives, the map score of the map being played otherwise. */
 function Centre() {
+  if (gameOn.value) return <LiveCentre />;
+  return <MapCentre />;
+}
+
+function MapCentre() {
   const summary = match.value;
   const current = currentMap.value;
   const format = summary?.boFormat?.toUpperCase() ?? '';
   return (
-    <div class="tb-centre">
-      <div class="tb-score" data-map-score>
-        <span class="tb-score__n tb-score__n--A">{String(current?.scoreA ?? 0)}</span>
+    <div class="tb-centre" data-phase="none">
+      <div class="tb-score" data-map-score data-score-source="map">
+        <span class="tb-score__n tb-score__n--A" data-score="A">
+          {String(current?.scoreA ?? 0)}
+        </span>
         <span class="tb-score__sep" />
-        <span class="tb-score__n tb-score__n--B">{String(current?.scoreB ?? 0)}</span>
+        <span class="tb-score__n tb-score__n--B" data-score="B">
+          {String(current?.scoreB ?? 0)}
+        </span>
       </div>
       <div class="tb-centre__meta">
         {current ? (
@@ -94,7 +143,7 @@ export function TopBar() {
   const event = match.value?.eventName ?? '';
   const hasMaps = (match.value?.maps.length ?? 0) > 0;
   return (
-    <header class="topbar" data-topbar>
+    <header class="topbar" data-topbar data-game={gameOn.value ? 'live' : 'off'}>
       <div class="topbar__main">
         <TeamBlock side="A" />
         <Centre />

@@ -1,0 +1,274 @@
+/**
+ * The live game as the overlay draws it: small computed signals picked from the `game` messages
+ * (shared/game-store.ts) and the HUD state's sides. Each one changes only when what it holds
+ * changes (a number, a string, or the same player object while the server sent nothing new for
+ * that player), so a frame re-renders only the boxes whose values moved, and the same frame twice
+ * re-renders nothing.
+ */
+import type { ReadonlySignal } from '@preact/signals';
+import { computed } from '@preact/signals';
+import type { GamePlayer } from '../../protocol/index.ts';
+import type { Side } from '../shared/broadcast.ts';
+import { SLOTS, slotsOf, teams } from '../shared/broadcast.ts';
+import { gameLive } from '../shared/game-store.ts';
+import { state } from '../shared/store.ts';
+
+export type GameSide = 'CT' | 'T';
+
+/** Game data arrives and carries a map: the overlay shows the live game instead of the map score. */
+export const gameOn = computed(() => state.value?.gameReceiving === true && gameLive.value.map !== null);
+
+/** The game side a team plays now (HUD state's sides: from the game data or as the operator set). */
+export const sideOfTeam = (team: Side): GameSide | null =>
+  (team === 'A' ? state.value?.sides?.teamA : state.value?.sides?.teamB) ?? null;
+
+/** Game data with a map has arrived (and may have stopped since): the last values stand. */
+export const hasLiveMap = computed(() => gameLive.value.map !== null);
+
+/** The team (A or B) playing a game side. */
+export const teamOfSide = (side: GameSide): Side | null => {
+  const a = state.value?.sides?.teamA;
+  if (!a) return null;
+  return a === side ? 'A' : 'B';
+};
+
+const liveMap = computed(() => gameLive.value.map);
+const liveRound = computed(() => gameLive.value.round);
+
+/** The live round score of team A and team B: the score of the side each team plays. */
+export const liveScore = {
+  A: computed(() => {
+    const map = liveMap.value;
+    if (!map) return 0;
+    return sideOfTeam('A') === 'T' ? map.tScore : map.ctScore;
+  }),
+  B: computed(() => {
+    const map = liveMap.value;
+    if (!map) return 0;
+    return sideOfTeam('A') === 'T' ? map.ctScore : map.tScore;
+  }),
+};
+
+/** What the top bar's clock says (data-phase). */
+export type Phase =
+  | 'none'
+  | 'warmup'
+  | 'freezetime'
+  | 'live'
+  | 'bomb'
+  | 'defuse'
+  | 'over'
+  | 'halftime'
+  | 'gameover'
+  | 'timeout'
+  | 'paused';
+
+export const phase = computed<Phase>(() => {
+  const map = liveMap.value;
+  if (!map) return 'none';
+  if (map.phase === 'warmup') return 'warmup';
+  if (map.phase === 'gameover') return 'gameover';
+  if (map.phase === 'intermission') return 'halftime';
+  const round = liveRound.value?.phase ?? '';
+  switch (round) {
+    case 'freezetime':
+    case 'bomb':
+    case 'defuse':
+    case 'over':
+    case 'paused':
+    case 'warmup':
+      return round;
+    default:
+      return round.startsWith('timeout') ? 'timeout' : 'live';
+  }
+});
+
+/**
+ * The round being played (or just ended): the game's `map.round` counts the rounds played, and
+ * moves at a round's end, so during the round-end pause it is that round's number.
+ */
+export const roundNumber = computed(() => {
+  const map = liveMap.value;
+  if (!map) return null;
+  const current = phase.value;
+  return current === 'over' || current === 'gameover' || current === 'halftime' ? map.round : map.round + 1;
+});
+
+/** Seconds left in the phase, as the game said in its last frame. */
+const clockSeconds = computed(() => liveRound.value?.clock ?? null);
+
+/** The clock as shown: m:ss, and tenths under ten seconds of a bomb or a defuse. */
+export const clockText = computed(() => {
+  const seconds = clockSeconds.value;
+  if (seconds === null) return '';
+  const current = phase.value;
+  if ((current === 'bomb' || current === 'defuse') && seconds < 10) return seconds.toFixed(1);
+  const whole = Math.ceil(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+});
+
+/** The bomb timer's fill (1 full, 0 exploded) while it ticks: C4 is 40 s in competitive play. */
+export const BOMB_SECONDS = 40;
+export const bombFill = computed(() => {
+  if (phase.value !== 'bomb' && phase.value !== 'defuse') return null;
+  const bomb = gameLive.value.bomb;
+  const left = phase.value === 'bomb' ? clockSeconds.value : (bomb?.countdown ?? null);
+  if (left === null) return null;
+  return Math.max(0, Math.min(1, left / BOMB_SECONDS));
+});
+
+/** The words under the clock. */
+export const phaseText = computed(() => {
+  const current = phase.value;
+  const round = liveRound.value;
+  const bomb = gameLive.value.bomb?.state ?? null;
+  switch (current) {
+    case 'warmup':
+      return 'Warm-up';
+    case 'freezetime':
+      return 'Freeze time';
+    case 'bomb':
+      return 'Bomb planted';
+    case 'defuse':
+      return 'Defusing';
+    case 'halftime':
+      return 'Half time';
+    case 'gameover':
+      return 'Map over';
+    case 'paused':
+      return 'Paused';
+    case 'timeout': {
+      const side = round?.phase === 'timeout_ct' ? 'CT' : round?.phase === 'timeout_t' ? 'T' : null;
+      const team = side ? teamOfSide(side) : null;
+      return team ? `Timeout · ${teams.value[team].name}` : 'Timeout';
+    }
+    case 'over': {
+      const team = round?.winner ? teamOfSide(round.winner) : null;
+      const how = bomb === 'defused' ? 'Bomb defused' : bomb === 'exploded' ? 'Bomb exploded' : null;
+      const who = team ? `${teams.value[team].name} win` : 'Round over';
+      return how ? `${how} · ${who}` : who;
+    }
+    default:
+      return '';
+  }
+});
+
+const bySlot = new Map<number, ReadonlySignal<GamePlayer | null>>(
+  SLOTS.map((slot) => [
+    slot,
+    computed(() => {
+      for (const player of Object.values(gameLive.value.players)) if (player.slot === slot) return player;
+      return null;
+    }),
+  ]),
+);
+
+/** The live values of the player in a HUD slot (the same object until the server sends a change). */
+export const playerInSlot = (slot: number): ReadonlySignal<GamePlayer | null> =>
+  bySlot.get(slot) ?? computed(() => null);
+
+/** The HUD slot of the observed (spectated) player. */
+export const observedSlot = computed(() => gameLive.value.observed?.slot ?? null);
+
+const observedBySlot = new Map<number, ReadonlySignal<boolean>>(
+  SLOTS.map((slot) => [slot, computed(() => observedSlot.value === slot)]),
+);
+export const isObserved = (slot: number): boolean => observedBySlot.get(slot)?.value === true;
+
+/** The observed player's live values. */
+export const observedPlayer = computed(() => {
+  const slot = observedSlot.value;
+  return slot === null ? null : playerInSlot(slot).value;
+});
+
+const PRIMARY_TYPES = new Set(['Rifle', 'SniperRifle', 'Submachine Gun', 'Shotgun', 'Machine Gun']);
+
+/** The weapon a player box shows: the primary, else the pistol, else the knife. */
+export function mainWeapon(player: GamePlayer): string | null {
+  const weapons = player.weapons;
+  const pick =
+    weapons.find((w) => PRIMARY_TYPES.has(w.type)) ??
+    weapons.find((w) => w.type === 'Pistol') ??
+    weapons.find((w) => w.type === 'Knife');
+  return pick?.name ?? null;
+}
+
+/** The weapon in the player's hands. */
+export const activeWeapon = (player: GamePlayer) => player.weapons.find((w) => w.active) ?? null;
+
+const WEAPON_NAMES: Record<string, string> = {
+  ak47: 'AK-47',
+  m4a1: 'M4A4',
+  m4a1_silencer: 'M4A1-S',
+  awp: 'AWP',
+  ssg08: 'SSG 08',
+  sg556: 'SG 553',
+  aug: 'AUG',
+  famas: 'FAMAS',
+  galilar: 'Galil AR',
+  scar20: 'SCAR-20',
+  g3sg1: 'G3SG1',
+  mac10: 'MAC-10',
+  mp9: 'MP9',
+  mp7: 'MP7',
+  mp5sd: 'MP5-SD',
+  ump45: 'UMP-45',
+  p90: 'P90',
+  bizon: 'PP-Bizon',
+  nova: 'Nova',
+  xm1014: 'XM1014',
+  mag7: 'MAG-7',
+  sawedoff: 'Sawed-Off',
+  negev: 'Negev',
+  m249: 'M249',
+  glock: 'Glock-18',
+  hkp2000: 'P2000',
+  usp_silencer: 'USP-S',
+  p250: 'P250',
+  elite: 'Dual Berettas',
+  fiveseven: 'Five-SeveN',
+  tec9: 'Tec-9',
+  cz75a: 'CZ75-Auto',
+  deagle: 'Desert Eagle',
+  revolver: 'R8 Revolver',
+  taser: 'Zeus x27',
+  c4: 'C4',
+  hegrenade: 'HE Grenade',
+  flashbang: 'Flashbang',
+  smokegrenade: 'Smoke',
+  molotov: 'Molotov',
+  incgrenade: 'Incendiary',
+  decoy: 'Decoy',
+};
+
+/** weapon_ak47 → AK-47; a knife is a knife whatever its skin. */
+export function weaponLabel(name: string | null): string {
+  if (!name) return '';
+  const short = name.replace(/^weapon_/, '');
+  if (short.startsWith('knife') || short.startsWith('bayonet')) return 'Knife';
+  return WEAPON_NAMES[short] ?? short.replace(/_/g, ' ').toUpperCase();
+}
+
+/** $4,150 */
+export const money = (amount: number) => `$${amount.toLocaleString('en-US')}`;
+
+/**
+ * The HUD slots of a team's players: while the game is live, the slots of the players on the side
+ * the team plays (the game's slots follow its own order, not team A and team B); otherwise the
+ * roster's halves (1-5 team A, 6-9 and 0 team B). Kept as the same array while it holds the same slots.
+ */
+function teamSlots(team: Side): ReadonlySignal<readonly number[]> {
+  const key = computed(() => {
+    const side = sideOfTeam(team);
+    if (!gameOn.value || !side) return slotsOf(team).join(',');
+    const players = Object.values(gameLive.value.players);
+    const slots = SLOTS.filter((slot) => players.some((p) => p.slot === slot && p.side === side));
+    return slots.length > 0 ? slots.join(',') : slotsOf(team).join(',');
+  });
+  return computed(() => key.value.split(',').map(Number));
+}
+
+export const slotsOfTeam: Record<Side, ReadonlySignal<readonly number[]>> = {
+  A: teamSlots('A'),
+  B: teamSlots('B'),
+};
