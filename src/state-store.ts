@@ -191,7 +191,10 @@ export class StateStore {
     if (!this.#next) {
       const batch = newBatch();
       this.#next = batch;
-      this.#enqueue(() => this.#flush(batch));
+      // After the event loop's poll phase: every request read in this turn of the loop has made its
+      // change by then, and they all go out in this one write (the write itself is synchronous, so
+      // without this each command would have a write of its own).
+      setImmediate(() => this.#enqueue(() => this.#flush(batch)));
     }
     return this.#next.promise;
   }
@@ -233,6 +236,11 @@ export class StateStore {
     this.#closed = true;
     this.#clearTimers();
     const last = this.requestSave();
+    // The last write is queued on the next turn of the loop: wait for it, then for the queue.
+    await last.then(
+      () => {},
+      () => {},
+    );
     await this.#tail;
     let lastFailed: ServiceError | null = null;
     await last.catch(

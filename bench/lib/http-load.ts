@@ -22,6 +22,8 @@ export interface LoadResult {
   /** Non-2xx answers, connection errors and timeouts (no answer within 10 s): a correct run has none. */
   failures: number;
   non2xx: number;
+  /** How long the run took, as autocannon measured it (it may run past a fractional duration). */
+  seconds: number;
   /** The same, spelt out. */
   failureText: string;
   /** An amount run that maxSeconds stopped before it was done. */
@@ -58,6 +60,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     total,
     failures: result.non2xx + result.errors,
     non2xx: result.non2xx,
+    seconds: result.duration,
     capped,
     failureText: `${result.non2xx} non-2xx, ${result.timeouts} timeouts, ${result.errors - result.timeouts} other errors`,
   };

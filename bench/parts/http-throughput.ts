@@ -68,8 +68,8 @@ export async function httpThroughput(context: PartContext): Promise<Row[]> {
         ...result,
         userUs: ((cpuAfter.userMs - cpuBefore.userMs) * 1000) / result.total,
         systemUs: ((cpuAfter.systemMs - cpuBefore.systemMs) * 1000) / result.total,
-        appendsPerSecond: (storeAfter.appends - storeBefore.appends) / http.seconds,
-        syncsPerSecond: (storeAfter.syncs - storeBefore.syncs) / http.seconds,
+        appendsPerSecond: (storeAfter.appends - storeBefore.appends) / result.seconds,
+        syncsPerSecond: (storeAfter.syncs - storeBefore.syncs) / result.seconds,
       };
       context.log(
         `  ${name}, ${plural(clients)}: ${perSecond(result.requestsPerSecond)}, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, max ${result.maxMs} ms, CPU ${us(measured.userUs)} user + ${us(measured.systemUs)} system/req, ${measured.appendsPerSecond.toFixed(0)} journal writes/s, ${measured.syncsPerSecond.toFixed(1)} fsyncs/s, ${result.failureText}`,
