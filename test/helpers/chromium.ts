@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, ViewportSize } from 'playwright-core';
 import { chromium } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const chromiumAvailable = existsSync(CHROMIUM);
@@ -27,4 +30,33 @@ export function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+/** Where the pages' tests write their screenshots (looked at by a person, not compared). */
+export const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.meta.url));
+
+/**
+ * One Chromium for the whole test file (launched before its tests, closed after them) and a fresh
+ * browser context per page, closed after each test. Call it inside the file's describe.
+ */
+export function chromiumPerFile(): { newContext(viewport: ViewportSize): Promise<BrowserContext> } {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+    await mkdir(SCREENSHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close().catch(() => {});
+  });
+  return {
+    async newContext(viewport) {
+      const context = await browser.newContext({ viewport });
+      contexts.push(context);
+      return context;
+    },
+  };
 }

@@ -3,29 +3,18 @@
  * a replayed frame and off when frames stop, and says what is wrong (a wrong auth token, a player's
  * view); the swap button changes the sides.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { build } from '../helpers/build.ts';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import { chromiumAvailable, chromiumPerFile } from '../helpers/chromium.ts';
 import { FAZE_NAVI, fixture, postFrame, toCs2, withToken } from '../helpers/gsi.ts';
 
 describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close().catch(() => {});
-  });
+  const chromium = chromiumPerFile();
 
   async function gameView(server: RunningServer): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-    contexts.push(context);
+    const context = await chromium.newContext({ width: 1920, height: 1080 });
     const page = await context.newPage();
     await page.goto(server.signInUrl());
     await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();

@@ -1,23 +1,12 @@
-/**
- * The HUD overlay (/hud) showing the live game, in real Chromium against a real server: real game
- * frames (test/fixtures, CS2 frames DERIVED by toCs2) POSTed to /gsi with the game's headers, and
- * the overlay's top bar (round score, clock, phase), player boxes (health, money, K/D/A), observed
- * player and live stats follow them; "receiving" going off brings the map score back; a frame that
- * changes one value changes only that value in the page. Screenshots at 1920x1080 go to
- * test/.tmp/screenshots/.
- */
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command } from '../helpers/build.ts';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import type { Frame } from '../helpers/gsi.ts';
 import { FAZE_NAVI, fixture, postFrame, ROUND_SEQUENCE, toCs2, withToken } from '../helpers/gsi.ts';
 import { seriesInProgress, settled, teamLogos } from '../helpers/hud.ts';
 
-const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.meta.url));
 const FULL_HD = { width: 1920, height: 1080 };
 
 /**
@@ -43,23 +32,10 @@ const EXPECTED_TOP_BAR = [
 const hudSlotOf = (player: Frame) => player.observer_slot as number;
 
 describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    await mkdir(SCREENSHOTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close().catch(() => {});
-  });
+  const chromium = chromiumPerFile();
 
   async function overlay(server: RunningServer): Promise<Page> {
-    const context = await browser.newContext({ viewport: FULL_HD });
-    contexts.push(context);
+    const context = await chromium.newContext(FULL_HD);
     // A wait that fails says which one, well before the test's own timeout.
     context.setDefaultTimeout(8_000);
     const page = await context.newPage();

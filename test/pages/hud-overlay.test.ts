@@ -1,40 +1,18 @@
-/**
- * The HUD overlay (/hud) in real Chromium against a real server: every HUD command changes the page
- * as its data-* hooks say (docs/themes.md), the overlay reports its presets and panel flags when it
- * opens, reload_overlay reloads it, a restarted server is caught up with without a reload. It also
- * writes screenshots at 1920x1080 to test/.tmp/screenshots/.
- */
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { ROSTER, seriesInProgress, settled, TEAMS, teamLogos } from '../helpers/hud.ts';
 
-const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.meta.url));
 const FULL_HD = { width: 1920, height: 1080 };
 
 describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    await mkdir(SCREENSHOTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close().catch(() => {});
-  });
+  const chromium = chromiumPerFile();
 
   /** Opens /hud as OBS would (1920x1080, no sign-in) and waits for its first state. */
   async function overlay(server: RunningServer, viewport = FULL_HD): Promise<Page> {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
+    const context = await chromium.newContext(viewport);
     const page = await context.newPage();
     await page.goto(`${server.appUrl}/hud`);
     await page.locator('[data-page="hud"][data-ready="true"]').waitFor();

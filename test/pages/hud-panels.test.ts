@@ -3,21 +3,19 @@
  * (with images uploaded through the operator app's API), the replay OBS saved (a clip made here,
  * reported by a stand-in OBS socket), and the overlay pages counted in the operator app.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { fromCallback } from 'xstate';
 import type { ObsSocketCommand, ObsSocketInput } from '../../machines/obs-connection.machine.ts';
 import { obsConnectionLive } from '../../src/obs/obs-socket.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { panelApi, ROSTER, seriesInProgress, settled, teamLogos } from '../helpers/hud.ts';
 import { makeClip, makeLogo } from '../helpers/media.ts';
 
-const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.meta.url));
 const FULL_HD = { width: 1920, height: 1080 };
 
 /** An OBS socket stand-in: connected, replay buffer on, and each save reports `clip` as saved. */
@@ -35,23 +33,10 @@ const standInObs = (clip: string) =>
   });
 
 describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    await mkdir(SCREENSHOTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close().catch(() => {});
-  });
+  const chromium = chromiumPerFile();
 
   async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: FULL_HD });
-    contexts.push(context);
+    const context = await chromium.newContext(FULL_HD);
     return context.newPage();
   }
 

@@ -1,21 +1,13 @@
-/**
- * The operator app in real Chromium against a real server: sign-in, the main window it makes, a veto
- * run from its buttons, the live recent requests, the automation switch, and screenshots of every
- * view at desk and tablet widths (test/.tmp/screenshots). Tests use roles, labels and data-* hooks.
- */
-import { mkdir } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get } from '../helpers/build.ts';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import type { DataApiMatch } from '../import/faceit-builders.ts';
 import { dataApiPath } from '../import/faceit-builders.ts';
 import { fixtureJson, fixtureText, html, json, startSourceServer } from '../import/source-server.ts';
 
-const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.meta.url));
 const DESK = { width: 1920, height: 1080 };
 const TABLET = { width: 1024, height: 768 };
 
@@ -37,23 +29,10 @@ const vetoStatus = (server: RunningServer) =>
 const signInKey = (server: RunningServer) => new URL(server.signInUrl()).searchParams.get('key') ?? '';
 
 describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    await mkdir(SCREENSHOTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close().catch(() => {});
-  });
+  const chromium = chromiumPerFile();
 
   async function newPage(viewport = DESK): Promise<Page> {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
+    const context = await chromium.newContext(viewport);
     return context.newPage();
   }
 

@@ -1,20 +1,12 @@
-/**
- * The scene pages in real Chromium: /scenes/window follows show_sen_scene and hide_sen_scene, the
- * fixed sources keep their own scene, each scene draws what the state and the branding say, and a
- * scene or overlay page only reads (its WebSocket refuses commands). Screenshots of every scene.
- */
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command } from '../helpers/build.ts';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { panelApi, seriesInProgress, settled, teamLogos } from '../helpers/hud.ts';
 import { makeLogo } from '../helpers/media.ts';
 import { connect } from '../helpers/ws-client.ts';
 
-const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.meta.url));
 const FULL_HD = { width: 1920, height: 1080 };
 const SCENES = ['versus', 'talents', 'sponsors', 'mapRecap'] as const;
 
@@ -55,23 +47,10 @@ describe('scene and overlay pages only read', () => {
 });
 
 describe.skipIf(!chromiumAvailable)('the scene pages in Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    await mkdir(SCREENSHOTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close().catch(() => {});
-  });
+  const chromium = chromiumPerFile();
 
   async function open(server: RunningServer, which: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: FULL_HD });
-    contexts.push(context);
+    const context = await chromium.newContext(FULL_HD);
     const page = await context.newPage();
     await page.goto(`${server.appUrl}/scenes/${which}`);
     await page.locator('[data-page="scene"][data-ready="true"]').waitFor();
