@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { checkPayload } from '../dispatcher.ts';
 import { conflict } from '../errors.ts';
@@ -59,6 +60,21 @@ const GameSetupSchema = {
 };
 const checkInstall = TypeCompiler.Compile(Type.Object({ lan: Type.Optional(Type.Boolean()) }, strict));
 
+/**
+ * POST /gsi: a frame of the game's Game State Integration, answered at once (the game waits for the
+ * answer before it sends more). On both servers: the application server's is the one the cfg names.
+ */
+export function gameDataRoute(app: FastifyInstance): void {
+  app.post(
+    GAME_DATA_PATH,
+    { bodyLimit: GAME_FRAME_LIMIT, schema: { response: answers(okAnswer({})) } },
+    async (request) => {
+      app.service.game.ingest(request.body, peerOf(request.socket, request.ip).address);
+      return { ok: true as const };
+    },
+  );
+}
+
 const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { service } = app;
   const target = (host: string): CfgTarget => ({
@@ -80,14 +96,7 @@ const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
   };
 
-  app.post(
-    GAME_DATA_PATH,
-    { bodyLimit: GAME_FRAME_LIMIT, schema: { response: answers(okAnswer({})) } },
-    async (request) => {
-      service.game.ingest(request.body, peerOf(request.socket, request.ip).address);
-      return { ok: true as const };
-    },
-  );
+  gameDataRoute(app);
   app.get('/api/panel/game', { schema: { response: answers(okAnswer(GameSetupSchema)) } }, setup);
   app.post(
     '/api/panel/game/install',

@@ -3,13 +3,11 @@ import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import fp from 'fastify-plugin';
 import { RequestRecordSchema, StorageInfoSchema } from '../../answer-schemas.ts';
-import { GAME_FRAME_LIMIT } from '../../app-server/game.routes.ts';
+import { gameDataRoute } from '../../app-server/game.routes.ts';
 import type { PanelRoutesOptions } from '../../app-server/panel.routes.ts';
 import { checkPayload } from '../../dispatcher.ts';
-import { GAME_DATA_PATH } from '../../game/gsi-config.ts';
 import type { SettingsChange } from '../../saved-state.ts';
 import { PublicSettingsSchema, publicSettings, SettingsChangeSchema } from '../../saved-state.ts';
-import { peerOf } from '../access-hooks.ts';
 import { CommandAnswerSchema } from './action.routes.ts';
 import { answers, okAnswer } from './shared.ts';
 
@@ -31,14 +29,7 @@ const internalRoutes: FastifyPluginAsyncTypebox<PanelRoutesOptions> = async (app
   );
   // The address older cfg files post to: the same game data as the application server's /gsi
   // (the cfg's auth token required), kept for this machine only.
-  app.post(
-    GAME_DATA_PATH,
-    { bodyLimit: GAME_FRAME_LIMIT, schema: { response: answers(okAnswer({})) } },
-    async (request) => {
-      service.game.ingest(request.body, peerOf(request.socket, request.ip).address);
-      return { ok: true as const };
-    },
-  );
+  gameDataRoute(app);
 
   app.get('/internal/settings', { schema: { response: settingsAnswer } }, async () => ({
     ok: true as const,

@@ -1,7 +1,7 @@
 /** The top bar: teams, series score, the map being played and its score, the series maps, the event. */
 
 import type { Side } from '../shared/broadcast.ts';
-import { currentMap, pickSide, teams, winnerSide } from '../shared/broadcast.ts';
+import { currentMap, seriesMapHooks, teams, winnerSide } from '../shared/broadcast.ts';
 import { match } from '../shared/store.ts';
 import { TeamLogo } from '../shared/team-logo.tsx';
 import { bombFill, clockText, gameOn, liveScore, phase, phaseText, roundNumber, sideOfTeam } from './live.ts';
@@ -102,19 +102,12 @@ export function SeriesMaps(props: { variant: 'strip' | 'recap' }) {
   return (
     <ol class={`series series--${props.variant}`}>
       {(summary?.maps ?? []).map((entry) => {
-        const picked = pickSide(summary, entry);
         const winner = winnerSide(summary, entry);
         return (
           <li
             key={entry.number}
             class="series__map"
-            data-map-number={entry.number}
-            data-map={entry.map}
-            data-score-a={entry.scoreA}
-            data-score-b={entry.scoreB}
-            data-finished={String(entry.finished)}
-            data-picked={picked}
-            data-winner={winner ?? undefined}
+            {...seriesMapHooks(summary, entry)}
             data-current={String(current?.number === entry.number && !entry.finished)}
           >
             <span class="series__pick" />

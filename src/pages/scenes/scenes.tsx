@@ -6,7 +6,7 @@ import type { Static } from '@sinclair/typebox';
 import type { SceneSchema as SceneSchemaType } from '../../protocol/index.ts';
 import { SPONSOR_ROTATION_MS, useRotation } from '../hud/corner-panels.tsx';
 import type { Side } from '../shared/broadcast.ts';
-import { initialsOf, pickSide, teams, winnerSide } from '../shared/broadcast.ts';
+import { initialsOf, pickSide, seriesMapHooks, teams, winnerSide } from '../shared/broadcast.ts';
 import { branding, match } from '../shared/store.ts';
 import { TeamLogo } from '../shared/team-logo.tsx';
 
@@ -147,13 +147,7 @@ export function MapRecap() {
             <li
               key={entry.number}
               class={`recap__map map-art map-art--${entry.map}`}
-              data-map-number={entry.number}
-              data-map={entry.map}
-              data-score-a={entry.scoreA}
-              data-score-b={entry.scoreB}
-              data-finished={String(entry.finished)}
-              data-picked={picked}
-              data-winner={winner ?? undefined}
+              {...seriesMapHooks(summary, entry)}
             >
               <span class="recap__number">Map {entry.number}</span>
               <span class="recap__label">{entry.label}</span>

@@ -57,6 +57,20 @@ export function winnerSide(summary: MatchSummary | null, entry: MapView): Side |
   return entry.winner === teamOf(summary, 'B').name ? 'B' : 'A';
 }
 
+/** The stable hooks of a series map (docs/themes.md), the same on the top bar and the map recap. */
+export function seriesMapHooks(summary: MatchSummary | null, entry: MapView) {
+  const winner = winnerSide(summary, entry);
+  return {
+    'data-map-number': entry.number,
+    'data-map': entry.map,
+    'data-score-a': entry.scoreA,
+    'data-score-b': entry.scoreB,
+    'data-finished': String(entry.finished),
+    'data-picked': pickSide(summary, entry),
+    ...(winner ? { 'data-winner': winner } : {}),
+  };
+}
+
 /** The map being played: the first one not finished, or the last one once all are. */
 export const currentMap = computed(() => {
   const maps = match.value?.maps ?? [];
