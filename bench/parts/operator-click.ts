@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { chromiumMissing, launchChromium } from '../lib/chromium.ts';
 import type { PartContext } from '../lib/config.ts';
 import { startServerProcess } from '../lib/server-process.ts';
 import { ms, summarizeNs } from '../lib/stats.ts';
@@ -7,7 +6,6 @@ import type { Row } from '../lib/table.ts';
 import { WsProbe } from '../lib/ws-probe.ts';
 
 const PART = 'Operator click → automation client';
-const CHROMIUM = '/usr/bin/chromium';
 
 /**
  * A real Chromium signed in to the operator app (HUD view) clicks the Scoreboard switch with the
@@ -17,23 +15,14 @@ const CHROMIUM = '/usr/bin/chromium';
  * click is a fresh command from an idle page.
  */
 export async function operatorClick(context: PartContext): Promise<Row[]> {
-  if (!existsSync(CHROMIUM))
-    return [{ part: PART, figure: 'skipped', value: `${CHROMIUM} not found (apt-get install chromium)` }];
+  const missing = chromiumMissing();
+  if (missing) return [{ part: PART, figure: 'skipped', value: missing }];
   const hud = await startServerProcess({
     runtime: context.runtime,
     kind: 'hud',
     nodeOptions: context.nodeOptions('operator-click'),
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const signIn = /Operator app\s+(\S+)/.exec(hud.output())?.[1];
     if (!signIn) throw new Error(`the server did not print the operator app's address:\n${hud.output()}`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
+import { chromiumMissing, launchChromium } from '../lib/chromium.ts';
 import type { PartContext } from '../lib/config.ts';
 import { HttpClient } from '../lib/http-client.ts';
 import { ROOT, startServerProcess } from '../lib/server-process.ts';
@@ -11,7 +11,6 @@ import { ms, sleep, summarizeNs } from '../lib/stats.ts';
 import type { Row } from '../lib/table.ts';
 
 const PART = 'Command → page DOM';
-const CHROMIUM = '/usr/bin/chromium';
 const TARGET_P99_MS = 50;
 /** A real spectator frame (CS:GO capture; the overlay draws it the same way as a CS2 one). */
 const FRAME = join(
@@ -68,9 +67,8 @@ const marksOf = (page: Page) => page.evaluate(() => (globalThis as unknown as Ma
  * time) until the overlay's top bar shows its round clock, each frame with a new clock.
  */
 export async function overlayLatency(context: PartContext): Promise<Row[]> {
-  if (!existsSync(CHROMIUM)) {
-    return [{ part: PART, figure: 'skipped', value: `${CHROMIUM} not found (apt-get install chromium)` }];
-  }
+  const missing = chromiumMissing();
+  if (missing) return [{ part: PART, figure: 'skipped', value: missing }];
   if (!existsSync(join(ROOT, 'dist/pages/hud.html'))) {
     const { build } = await import('vite');
     await build({ configFile: join(ROOT, 'src/pages/vite.config.ts'), logLevel: 'warn' });
@@ -82,16 +80,7 @@ export async function overlayLatency(context: PartContext): Promise<Row[]> {
     dataDir,
     nodeOptions: context.nodeOptions('overlay-latency'),
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   const http = new HttpClient(hud.port);
   const rows: Row[] = [];
   try {
