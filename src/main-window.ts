@@ -18,10 +18,6 @@ export class MainWindow {
     private readonly always: boolean,
   ) {}
 
-  get pages(): number {
-    return this.#pages;
-  }
-
   /** A signed-in operator app page connected; call the returned function when it goes. */
   attach(): () => void {
     this.#pages++;

@@ -44,12 +44,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The service, its automation server and its application server, listening. */
 const appUrlOf = (appPort: number) => `http://127.0.0.1:${appPort}`;
 
 /** The operator app's sign-in address: opening it signs the browser in (docs/application.md). */
 export const signInUrlOf = (appPort: number, key: string) => `${appUrlOf(appPort)}/?key=${key}`;
 
+/** The service, its automation server and its application server, listening. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const service = await startService(options);
   let automation: Listener;

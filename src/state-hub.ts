@@ -73,7 +73,6 @@ export class StateHub {
   #dirty = new Set<ActorKey>();
   #depth = 0;
   #commitScheduled = false;
-  #changes = 0;
   #hud: HudState;
   #storage: StorageStatus;
   #storageChanged = false;
@@ -145,11 +144,6 @@ export class StateHub {
     return { ...this.#hud, revision: this.#revision };
   }
 
-  /** How many times a saved actor changed: a command that moves it must be saved before it answers. */
-  get changes(): number {
-    return this.#changes;
-  }
-
   /** Commits what changed since the last commit (after the awaited part of a command). */
   flush(): void {
     this.#commit();
@@ -198,7 +192,6 @@ export class StateHub {
     this.#dirty = new Set();
     // The OBS connection is not saved (it is rebuilt on start): its retries cost no disk writes.
     if ([...dirty].some((key) => key !== 'obs')) {
-      this.#changes++;
       this.emitter.emit('changed', undefined);
     }
 

@@ -145,8 +145,7 @@ export function snapshotViewOf(hub: {
     match: matchSummaryOf(snapshots),
     veto: vetoStatusOf(snapshots),
     reveal: revealOf(snapshots),
-    presets: presetsOf(snapshots.host).presets,
-    activePresetId: presetsOf(snapshots.host).activePresetId,
+    ...presetsOf(snapshots.host),
     production: productionOf(snapshots.production),
   };
 }

@@ -6,6 +6,7 @@ import { extractQueryToken, extractToken } from '../access/access-token.ts';
 import type { AddressClass } from '../access/address-class.ts';
 import { canonicalAddress, classifyAddress } from '../access/address-class.ts';
 import { ServiceError } from '../errors.ts';
+import { GAME_DATA_PATH } from '../game/gsi-config.ts';
 import type { Service } from '../service.ts';
 import { isUpgrade, upgradePathRefusal, WS_PATHS } from '../ws/ws-routes.ts';
 import { closeAfterRefusal } from './connection-limits.ts';
@@ -29,7 +30,7 @@ declare module 'fastify' {
 export const ORIGIN_ALLOWED: ReadonlySet<string> = new Set(['/health', '/api/presets', '/api/actions']);
 
 /** The panel's API and the game's state feed: only for this machine, whatever the token. */
-const isLocalOnly = (path: string) => path.startsWith('/internal/') || path === '/gsi';
+const isLocalOnly = (path: string) => path.startsWith('/internal/') || path === GAME_DATA_PATH;
 
 /**
  * Who may come in, checked before routing is acted on: the Host header, the address class, the
@@ -50,7 +51,7 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
 
   app.addHook('onResponse', async (request, reply) => {
     // Game frames come many times a second: Integrations > Game shows them; refused ones are listed.
-    if (request.routeOptions.url === '/gsi' && reply.statusCode < 400) return;
+    if (request.routeOptions.url === GAME_DATA_PATH && reply.statusCode < 400) return;
     const entry = {
       transport: 'http' as const,
       request: `${request.method} ${request.url.split('?')[0] ?? ''}`,

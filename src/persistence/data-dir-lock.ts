@@ -5,7 +5,7 @@
  * The same file tells other programs (`hud-automation app-url`) where the running server listens:
  * `readRunningServer`.
  */
-import { link, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataDirError, LOCK_FILE } from '../data-dir.ts';
 
@@ -90,13 +90,11 @@ export class DataDirLock {
     if (this.#released) return;
     this.info.port = port;
     this.info.appPort = appPort;
-    const handle = await open(this.file, 'r+');
-    try {
-      await handle.truncate(0);
-      await handle.write(`${JSON.stringify(this.info)}\n`, 0);
-    } finally {
-      await handle.close();
-    }
+    // Written aside and renamed over the lock, as acquire writes it: a server starting meanwhile
+    // never reads an empty lock (which it would take for a stale one).
+    const temp = `${this.file}.${process.pid}`;
+    await writeFile(temp, `${JSON.stringify(this.info)}\n`, { mode: 0o600 });
+    await rename(temp, this.file);
   }
 
   async release(): Promise<void> {
