@@ -42,7 +42,7 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
   }
 
   request.signedIn = hasSession(request.headers.cookie, service.signInKey());
-  const path = request.url.split('?')[0] ?? '';
+  const path = routedPath(request.url);
   const peer = peerOf(request.socket, request.ip);
   if (peer.class !== 'loopback') {
     request.remote = true;
@@ -83,6 +83,21 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
   return null;
 }
 
+/**
+ * The path as the router reads it, for the checks: percent-decoded and without a trailing slash, so
+ * /api/%70anel/token and /gsi/ meet the rules of /api/panel/token and /gsi, whose handlers they reach.
+ */
+function routedPath(url: string): string {
+  const raw = url.split('?')[0] ?? '';
+  let path = raw;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    // Not decodable: the router refuses it (400) before any handler runs.
+  }
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
 async function pageAccessPlugin(app: FastifyInstance): Promise<void> {
   const { service } = app;
   app.decorateRequest('remote', false);
@@ -98,7 +113,7 @@ async function pageAccessPlugin(app: FastifyInstance): Promise<void> {
 
   app.addHook('onResponse', async (request, reply) => {
     // The pages' own loading (scripts, styles) is not a request an operator wants to read about.
-    const path = request.url.split('?')[0] ?? '';
+    const path = routedPath(request.url);
     if (request.method === 'GET' && !path.startsWith('/api/') && reply.statusCode < 400) return;
     // Game frames come many times a second: the Game view shows them; refused ones are listed.
     if (path === GAME_DATA_PATH && reply.statusCode < 400) return;
