@@ -153,14 +153,16 @@ export const phaseText = computed(() => {
   }
 });
 
+/** The live players by HUD slot: one pass per frame, read by every slot's signal below. */
+const playersBySlot = computed(() => {
+  const slots = new Map<number, GamePlayer>();
+  for (const player of Object.values(gameLive.value.players))
+    if (player.slot !== null && !slots.has(player.slot)) slots.set(player.slot, player);
+  return slots;
+});
+
 const bySlot = new Map<number, ReadonlySignal<GamePlayer | null>>(
-  SLOTS.map((slot) => [
-    slot,
-    computed(() => {
-      for (const player of Object.values(gameLive.value.players)) if (player.slot === slot) return player;
-      return null;
-    }),
-  ]),
+  SLOTS.map((slot) => [slot, computed(() => playersBySlot.value.get(slot) ?? null)]),
 );
 
 /** The live values of the player in a HUD slot (the same object until the server sends a change). */
@@ -261,8 +263,7 @@ function teamSlots(team: Side): ReadonlySignal<readonly number[]> {
   const key = computed(() => {
     const side = sideOfTeam(team);
     if (!gameOn.value || !side) return slotsOf(team).join(',');
-    const players = Object.values(gameLive.value.players);
-    const slots = SLOTS.filter((slot) => players.some((p) => p.slot === slot && p.side === side));
+    const slots = SLOTS.filter((slot) => playersBySlot.value.get(slot)?.side === side);
     return slots.length > 0 ? slots.join(',') : slotsOf(team).join(',');
   });
   return computed(() => key.value.split(',').map(Number));

@@ -1,7 +1,7 @@
 /** The HUD overlay: every panel on the 1920x1080 stage, each shown as the HUD state says. */
 import { activePreset } from '../shared/broadcast.ts';
 import { Stage } from '../shared/stage.tsx';
-import { connection, state } from '../shared/store.ts';
+import { connectionStatus, state } from '../shared/store.ts';
 import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
 import { gameOn } from './live.ts';
 import { ObservedBox, PlayerBoxes } from './player-boxes.tsx';
@@ -21,7 +21,7 @@ export function Overlay() {
         data-preset={activePreset.value}
         data-overlay-visible={String(hud?.hudWindowOpen === true)}
         data-ready={String(hud !== null)}
-        data-connection={connection.value.status}
+        data-connection={connectionStatus.value}
         data-game={gameOn.value ? 'live' : 'off'}
       >
         <TopBar />

@@ -10,7 +10,7 @@ import { SceneSchema } from '../../protocol/index.ts';
 import { activePreset } from '../shared/broadcast.ts';
 import { Client } from '../shared/client.ts';
 import { Stage } from '../shared/stage.tsx';
-import { connection, state } from '../shared/store.ts';
+import { connectionStatus, state } from '../shared/store.ts';
 import { SCENE_VIEWS } from './scenes.tsx';
 
 type Scene = Static<typeof SceneSchema>;
@@ -33,7 +33,7 @@ function ScenePage() {
         data-preset={activePreset.value}
         data-ready={String(hud !== null)}
         data-shown-scene={scene ?? 'none'}
-        data-connection={connection.value.status}
+        data-connection={connectionStatus.value}
       >
         {View && scene ? (
           <div class="scene-frame" key={scene}>

@@ -3,7 +3,7 @@
  * the hello snapshot and the events of the WebSocket. Pages read these and never compute what the
  * server already knows.
  */
-import { signal } from '@preact/signals';
+import { computed, signal } from '@preact/signals';
 import type {
   EventData,
   EventName,
@@ -61,6 +61,11 @@ export const connection = signal<Connection>({
   retryInMs: null,
   lastCloseCode: null,
 });
+/**
+ * The link's status alone: the connection object is replaced on every event (its revision), and a
+ * page root that shows only the status should not render again for each of them.
+ */
+export const connectionStatus = computed(() => connection.value.status);
 
 /** How many recent requests the page keeps (the server's list is of the same order). */
 export const MAX_REQUESTS = 300;
