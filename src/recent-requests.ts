@@ -4,32 +4,43 @@ export type { RequestRecord };
 
 export const RECENT_REQUESTS = 300;
 
-type Stamped = Omit<RequestRecord, 'time'> & { at: number };
+/** A record as the transports give it: the time is added by the list. */
+export type UntimedRecord = Omit<RequestRecord, 'time'>;
 
-/** A ring of the last RECENT_REQUESTS records, oldest overwritten first. */
+/**
+ * A ring of the last RECENT_REQUESTS records, oldest overwritten first. Every request passes through
+ * here, so adding one allocates nothing: the record is kept as given and its time in a typed array,
+ * formatted only when the list is read.
+ */
 export class RecentRequests {
-  readonly #ring: Stamped[] = [];
+  readonly #ring: UntimedRecord[] = [];
+  readonly #at = new Float64Array(RECENT_REQUESTS);
   #next = 0;
 
-  /** Called with each new record while someone shows the list live (the operator app). */
-  onAdd: ((record: RequestRecord) => void) | null = null;
+  /** Called with each new record while someone may show the list live (the operator app). */
+  onAdd: ((record: UntimedRecord, at: number) => void) | null = null;
 
-  /** Stamps the record with the time now (formatted only when the list is read). */
-  add(record: Omit<RequestRecord, 'time'>): void {
-    const stamped = { ...record, at: Date.now() };
-    this.#ring[this.#next] = stamped;
-    this.#next = (this.#next + 1) % RECENT_REQUESTS;
-    this.onAdd?.(formatted(stamped));
+  add(record: UntimedRecord): void {
+    const at = Date.now();
+    const index = this.#next;
+    this.#ring[index] = record;
+    this.#at[index] = at;
+    this.#next = index === RECENT_REQUESTS - 1 ? 0 : index + 1;
+    this.onAdd?.(record, at);
   }
 
   /** Newest first. */
   list(): RequestRecord[] {
-    const ordered = [...this.#ring.slice(this.#next), ...this.#ring.slice(0, this.#next)].reverse();
-    return ordered.map(formatted);
+    const records: RequestRecord[] = [];
+    for (let n = 1; n <= this.#ring.length; n++) {
+      const index = (this.#next - n + RECENT_REQUESTS) % RECENT_REQUESTS;
+      records.push(formatRecord(this.#ring[index] as UntimedRecord, this.#at[index] as number));
+    }
+    return records;
   }
 }
 
-const formatted = ({ at, ...record }: Stamped): RequestRecord => ({
+export const formatRecord = (record: UntimedRecord, at: number): RequestRecord => ({
   time: new Date(at).toISOString(),
   ...record,
 });

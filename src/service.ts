@@ -12,6 +12,7 @@ import { PRODUCTION_DEFAULTS } from '../machines/production.machine.ts';
 import type { HudInput } from '../machines/supervisor.machine.ts';
 import { supervisorMachine } from '../machines/supervisor.machine.ts';
 import type { PanelId } from '../machines/system-ids.ts';
+import { PANEL_IDS } from '../machines/system-ids.ts';
 import { REVEAL_DEFAULTS } from '../machines/veto-reveal.machine.ts';
 import type { ImportedVeto, ImportRequest } from '../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../machines/veto-session.machine.ts';
@@ -195,31 +196,55 @@ function hudInputFrom(
   };
 }
 
-/** `settings` are the saved ones: what the command line overrides for one run is never written. */
-function savedStateOf(hud: HudSystem, revision: number, settings: Settings): SavedState {
-  const snapshots = hud.snapshots();
-  const panel = (key: PanelId): PanelInput => ({
-    visible: snapshots[key].matches('unknown') ? null : snapshots[key].matches('shown'),
-    hideAt: snapshots[key].context.hideAt,
-  });
-  const { presets, colorPresetId, roster } = snapshots.host.context;
-  return {
-    version: SAVED_STATE_VERSION,
-    savedAt: new Date().toISOString(),
-    revision,
-    settings,
-    host: { presets, colorPresetId, roster },
-    match: snapshots.match.context,
-    vetoSession: { session: snapshots.vetoSession.context.session },
-    vetoReveal: snapshots.vetoReveal.context,
-    sceneWindow: snapshots.sceneWindow.context,
-    panels: {
-      scoreboard: panel('scoreboard'),
-      vetoPanel: panel('vetoPanel'),
-      stats: panel('stats'),
-      overlay: panel('overlay'),
-    },
-    production: snapshots.production.context,
+/**
+ * The saved state of the running actors. `settings` are the saved ones: what the command line
+ * overrides for one run is never written. A part whose snapshots did not change since the last call
+ * is the very same object, so the store serialises only what changed (state-store.ts).
+ */
+function savedStateBuilder(): (hud: HudSystem, revision: number, settings: Settings) => SavedState {
+  const parts = new WeakMap<object, object>();
+  /** The part built from `from` (a context or a snapshot), built once per `from`. */
+  const partOf = <T extends object>(from: object, build: () => T): T => {
+    let part = parts.get(from);
+    if (!part) {
+      part = build();
+      parts.set(from, part);
+    }
+    return part as T;
+  };
+  let lastPanels: { snapshots: unknown[]; panels: SavedState['panels'] } | null = null;
+  return (hud, revision, settings) => {
+    const snapshots = hud.snapshots();
+    const panelSnapshots = PANEL_IDS.map((key) => snapshots[key]);
+    if (!lastPanels || panelSnapshots.some((snapshot, i) => snapshot !== lastPanels?.snapshots[i])) {
+      const panel = (key: PanelId): PanelInput => ({
+        visible: snapshots[key].matches('unknown') ? null : snapshots[key].matches('shown'),
+        hideAt: snapshots[key].context.hideAt,
+      });
+      lastPanels = {
+        snapshots: panelSnapshots,
+        panels: Object.fromEntries(PANEL_IDS.map((key) => [key, panel(key)])) as SavedState['panels'],
+      };
+    }
+    const host = snapshots.host.context;
+    const vetoSession = snapshots.vetoSession.context;
+    return {
+      version: SAVED_STATE_VERSION,
+      savedAt: new Date().toISOString(),
+      revision,
+      settings,
+      host: partOf(host, () => ({
+        presets: host.presets,
+        colorPresetId: host.colorPresetId,
+        roster: host.roster,
+      })),
+      match: snapshots.match.context,
+      vetoSession: partOf(vetoSession, () => ({ session: vetoSession.session })),
+      vetoReveal: snapshots.vetoReveal.context,
+      sceneWindow: snapshots.sceneWindow.context,
+      panels: lastPanels.panels,
+      production: snapshots.production.context,
+    };
   };
 }
 
@@ -308,6 +333,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
 
   let stopObsLog = logObsConnection(hud.actor('obs'), logger);
   const hub = new StateHub(hud, saved?.revision ?? 0, STORAGE_OK);
+  const savedStateOf = savedStateBuilder();
   try {
     await store.start({
       collect: () => savedStateOf(hud, hub.revision, savedSettings),

@@ -4,7 +4,7 @@ import type { AnyActorRef } from 'xstate';
 import type { StorageStatus } from './answer-schemas.ts';
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
-import type { HudState } from './views.ts';
+import type { HudState, HudStateBefore } from './views.ts';
 import { hudStateOf, matchSummaryOf, presetsOf, productionOf, revealOf, vetoStatusOf } from './views.ts';
 import type { EventData, EventMessage, EventName } from './ws/protocol.ts';
 
@@ -21,6 +21,11 @@ export type HubEvents = {
 interface View<E extends EventName = EventName> {
   event: E;
   sources: readonly ActorKey[];
+  /**
+   * What the view is computed from: when none of these changed (by identity) since the last
+   * computation, the view did not change either and is not computed again.
+   */
+  inputs(snapshots: Snapshots): readonly unknown[];
   compute(snapshots: Snapshots): EventData<E>;
 }
 
@@ -40,14 +45,40 @@ const HUD_SOURCES: readonly ActorKey[] = [
 
 /** Everything a client can observe besides the HUD state, each an event named after it. */
 const VIEWS: readonly View[] = [
-  view({ event: 'match', sources: ['match', 'vetoReveal'], compute: matchSummaryOf }),
-  view({ event: 'veto.session', sources: ['vetoSession', 'match'], compute: vetoStatusOf }),
-  view({ event: 'veto.reveal', sources: ['match', 'vetoReveal'], compute: revealOf }),
-  view({ event: 'presets', sources: ['host'], compute: (s) => presetsOf(s.host) }),
-  view({ event: 'production', sources: ['production'], compute: (s) => productionOf(s.production) }),
+  view({
+    event: 'match',
+    sources: ['match', 'vetoReveal'],
+    inputs: (s) => [s.match.context, s.vetoReveal.context],
+    compute: matchSummaryOf,
+  }),
+  view({
+    event: 'veto.session',
+    sources: ['vetoSession', 'match'],
+    inputs: ({ vetoSession, match }) => [vetoSession.context.session, match.context.teamA, match.context.teamB],
+    compute: vetoStatusOf,
+  }),
+  view({
+    event: 'veto.reveal',
+    sources: ['match', 'vetoReveal'],
+    inputs: (s) => [s.match.context.veto, s.vetoReveal.context],
+    compute: revealOf,
+  }),
+  view({
+    event: 'presets',
+    sources: ['host'],
+    inputs: ({ host }) => [host.context.presets, host.context.colorPresetId],
+    compute: (s) => presetsOf(s.host),
+  }),
+  view({
+    event: 'production',
+    sources: ['production'],
+    inputs: (s) => [s.production.context],
+    compute: (s) => productionOf(s.production),
+  }),
   view({
     event: 'host',
     sources: ['host'],
+    inputs: ({ host: { context } }) => [context.mainWindowOpen, context.signedIn, context.subscriptionActive],
     compute: ({ host: { context } }) => ({
       mainWindowOpen: context.mainWindowOpen,
       signedIn: context.signedIn,
@@ -57,9 +88,18 @@ const VIEWS: readonly View[] = [
   view({
     event: 'stats.player',
     sources: ['stats'],
+    inputs: ({ stats: { context } }) => [context.player, context.durationMs],
     compute: ({ stats: { context } }) => ({ player: context.player, durationMs: context.durationMs }),
   }),
 ];
+
+/** What a view was last computed from, and its JSON (a new object with the same content is no change). */
+interface Computed {
+  inputs: readonly unknown[];
+  json: string;
+}
+
+const sameInputs = (a: readonly unknown[], b: readonly unknown[]) => a.every((value, i) => value === b[i]);
 
 /**
  * The revision and the events. It watches every actor; whatever runs between `batch` start and
@@ -74,9 +114,11 @@ export class StateHub {
   #depth = 0;
   #commitScheduled = false;
   #hud: HudState;
+  /** The snapshots #hud was built from. */
+  #hudBefore: HudStateBefore;
   #storage: StorageStatus;
   #storageChanged = false;
-  #lastJson = new Map<string, string>();
+  #computed = new Map<EventName, Computed>();
   #unsubscribe: Array<() => void> = [];
 
   constructor(
@@ -88,7 +130,11 @@ export class StateHub {
     this.#storage = storage;
     this.#snapshots = system.snapshots();
     this.#hud = hudStateOf(this.#snapshots, revision, storage);
-    for (const view of VIEWS) this.#lastJson.set(view.event, JSON.stringify(view.compute(this.#snapshots)));
+    this.#hudBefore = { snapshots: this.#snapshots, state: this.#hud };
+    for (const view of VIEWS) {
+      const computed = { inputs: view.inputs(this.#snapshots), json: JSON.stringify(view.compute(this.#snapshots)) };
+      this.#computed.set(view.event, computed);
+    }
     this.#attach();
   }
 
@@ -197,17 +243,21 @@ export class StateHub {
 
     const events: Array<{ event: EventName; data: unknown }> = [];
     if (storageChanged || HUD_SOURCES.some((key) => dirty.has(key))) {
-      const next = hudStateOf(this.#snapshots, this.#revision, this.#storage);
+      const next = hudStateOf(this.#snapshots, this.#revision, this.#storage, this.#hudBefore);
+      this.#hudBefore = { snapshots: this.#snapshots, state: next };
       const changed = changedFields(this.#hud, next);
       this.#hud = next;
       if (changed) events.push({ event: 'hud.state', data: changed });
     }
     for (const view of VIEWS) {
       if (!view.sources.some((key) => dirty.has(key))) continue;
+      const last = this.#computed.get(view.event) as Computed;
+      const inputs = view.inputs(this.#snapshots);
+      if (sameInputs(inputs, last.inputs)) continue;
       const data = view.compute(this.#snapshots);
       const json = JSON.stringify(data);
-      if (json === this.#lastJson.get(view.event)) continue;
-      this.#lastJson.set(view.event, json);
+      this.#computed.set(view.event, { inputs, json });
+      if (json === last.json) continue;
       events.push({ event: view.event, data });
     }
     if (events.length === 0) return;

@@ -410,9 +410,31 @@ export class StateStore {
   }
 }
 
-/** The saved content without its envelope: equal keys mean nothing saved changed. */
+/**
+ * The JSON of each part of a saved state (settings, match, panels …), kept for as long as the part
+ * is the same object: the machines never change a context in place, so a write serialises only the
+ * parts that changed since the last one. Parts are never mutated after they are handed to the store.
+ */
+const partJson = new WeakMap<object, string>();
+
+function jsonOfPart(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  let json = partJson.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    partJson.set(value, json);
+  }
+  return json;
+}
+
+/** The saved content without its envelope, as JSON.stringify writes it: equal keys mean nothing saved changed. */
 function contentKey({ savedAt: _savedAt, revision: _revision, ...content }: SavedState): string {
-  return JSON.stringify(content);
+  let text = '';
+  for (const [key, value] of Object.entries(content)) {
+    if (value === undefined) continue;
+    text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${jsonOfPart(value)}`;
+  }
+  return `${text}}`;
 }
 
 export const storageFailed = (reason: string) =>

@@ -35,18 +35,31 @@ export const teamName = (team: Team | null, side: Side) => team?.name ?? `Team $
 const panelVisible = (snapshot: SnapshotOf<'scoreboard'>): boolean | undefined =>
   snapshot.matches('unknown') ? undefined : snapshot.matches('shown');
 
-export function hudStateOf(snapshots: Snapshots, revision: number, storage: StorageStatus): HudState {
+/** The HUD state a commit started from: parts whose snapshot did not change are reused, not rebuilt. */
+export interface HudStateBefore {
+  snapshots: Snapshots;
+  state: HudState;
+}
+
+export function hudStateOf(
+  snapshots: Snapshots,
+  revision: number,
+  storage: StorageStatus,
+  before?: HudStateBefore,
+): HudState {
+  const teamASide = snapshots.match.context.teamASide;
   const state: HudState = {
     revision,
     roster: snapshots.host.context.roster,
     hudWindowOpen: false,
     mainWindowOpen: snapshots.host.context.mainWindowOpen,
     senScene: snapshots.sceneWindow.context.scene,
-    obs: obsStatusOf(snapshots.obs),
-    sides: {
-      teamA: snapshots.match.context.teamASide,
-      teamB: otherSide(snapshots.match.context.teamASide),
-    },
+    obs:
+      before && before.snapshots.obs === snapshots.obs ? before.state.obs : obsStatusOf(snapshots.obs),
+    sides:
+      before && before.state.sides.teamA === teamASide
+        ? before.state.sides
+        : { teamA: teamASide, teamB: otherSide(teamASide) },
     gameReceiving: snapshots.host.context.gameReceiving,
     storage,
   };

@@ -42,19 +42,28 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
   app.decorateRequest('wsAuth', 'accepted');
   app.decorateRequest('signedIn', false);
 
-  app.addHook('onRequest', async (request, reply) => {
-    const refusal = (await refusalOf(request, service)) ?? upgradePathRefusal(request);
-    if (!refusal) return;
-    closeAfterRefusal(request, reply);
-    return sendError(reply, refusal);
+  // Callback hooks, not async ones: a request from this machine is decided without a promise (only
+  // the rate limit of a remote device waits), which is a measurable part of a request's cost.
+  app.addHook('onRequest', (request, reply, done) => {
+    const settle = (refusal: ServiceError | null) => {
+      const refused = refusal ?? upgradePathRefusal(request);
+      if (!refused) return done();
+      closeAfterRefusal(request, reply);
+      sendError(reply, refused);
+    };
+    const refusal = refusalOf(request, service);
+    if (refusal instanceof Promise) refusal.then(settle, done);
+    else settle(refusal);
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
+    done();
     // Game frames come many times a second: Integrations > Game shows them; refused ones are listed.
-    if (request.routeOptions.url === GAME_DATA_PATH && reply.statusCode < 400) return;
+    // (The raw path, not request.routeOptions: Fastify builds that object on every read.)
+    if (reply.statusCode < 400 && request.url.startsWith(GAME_DATA_PATH)) return;
     const entry = {
       transport: 'http' as const,
-      request: `${request.method} ${request.url.split('?')[0] ?? ''}`,
+      request: `${request.method} ${pathOf(request.url)}`,
       status: reply.statusCode,
       address: peerOf(request.socket, request.ip).address,
     };
@@ -71,6 +80,12 @@ interface Peer {
 }
 
 const peers = new WeakMap<Socket, Peer>();
+
+/** The URL without its query. */
+export const pathOf = (url: string) => {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+};
 
 /** The class and address of a connection's peer, worked out once per connection, not per request. */
 export function peerOf(socket: Socket | undefined, fallback: string): Peer {
@@ -99,7 +114,11 @@ function refusesOrigin(request: FastifyRequest, route: string, upgrade: boolean)
   return upgrade || !reading || !ORIGIN_ALLOWED.has(route);
 }
 
-async function refusalOf(request: FastifyRequest, service: Service): Promise<ServiceError | null> {
+/** Why the request is refused, or null; a promise only when a remote device's rate limit is consulted. */
+function refusalOf(
+  request: FastifyRequest,
+  service: Service,
+): ServiceError | null | Promise<ServiceError | null> {
   const foreignHost = hostRefusal(request.headers.host);
   if (foreignHost) return foreignHost;
   const peer = peerOf(request.socket, request.ip);
@@ -111,16 +130,26 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
   if (peer.class === 'loopback') return refusesOrigin(request, route, upgrade) ? originRefusal() : null;
 
   request.remote = true;
-  const path = request.url.split('?')[0] ?? '';
+  const path = pathOf(request.url);
   if (isLocalOnly(route))
     return new ServiceError('forbidden', `${path} is only for programs on this machine`);
-  try {
-    await service.rateLimit.consume(peer.address);
-  } catch (error) {
-    if (error instanceof ServiceError) return error;
-    throw error;
-  }
+  return service.rateLimit.consume(peer.address).then(
+    () => remoteRefusal(request, service, peer, route, upgrade),
+    (error: unknown) => {
+      if (error instanceof ServiceError) return error;
+      throw error;
+    },
+  );
+}
 
+/** A device on the local network within its rate: the token and the Origin header decide. */
+function remoteRefusal(
+  request: FastifyRequest,
+  service: Service,
+  peer: Peer,
+  route: string,
+  upgrade: boolean,
+): ServiceError | null {
   const presentedToken =
     extractToken(request.headers) ?? (upgrade ? extractQueryToken(request.url) : undefined);
   const { lanMode } = service.settings();

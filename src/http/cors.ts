@@ -17,9 +17,14 @@ export function registerPublicCors(app: FastifyInstance): void {
       .send();
   for (const url of ORIGIN_ALLOWED) app.options(url, preflight);
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.headers.origin === undefined || reply.statusCode >= 400) return payload;
-    if (ORIGIN_ALLOWED.has(request.routeOptions.url ?? '')) reply.header('access-control-allow-origin', '*');
-    return payload;
+  // A callback hook: an async one costs every answer a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (
+      request.headers.origin !== undefined &&
+      reply.statusCode < 400 &&
+      ORIGIN_ALLOWED.has(request.routeOptions.url ?? '')
+    )
+      reply.header('access-control-allow-origin', '*');
+    done(null, payload);
   });
 }

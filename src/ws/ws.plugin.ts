@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocketServer } from 'ws';
+import { formatRecord } from '../recent-requests.ts';
 import type { Settings } from '../saved-state.ts';
 import { brandingOf } from '../saved-state.ts';
 import { SERVICE_ID, VERSION } from '../version.ts';
@@ -114,10 +115,15 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
     service.events.on('settings', sendPanelStatus);
     service.events.on('panel', sendPanelStatus);
     service.events.on('signInKey', onSignInKey);
-    service.recent.onAdd = (record) => {
+    service.recent.onAdd = (record, at) => {
       if (fanout.count(isPanel) === 0) return;
       fanout.broadcast(
-        { type: 'event', event: 'panel.request', revision: service.hub.revision, data: { record } },
+        {
+          type: 'event',
+          event: 'panel.request',
+          revision: service.hub.revision,
+          data: { record: formatRecord(record, at) },
+        },
         isPanel,
       );
     };
