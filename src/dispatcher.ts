@@ -59,7 +59,17 @@ export class Dispatcher {
     const payload = checkPayload(command.id, check, raw);
     if (command.needsMainWindow) this.#requireMainWindow(command.id);
 
-    const context = { hud: this.hud, hub: this.hub, game: this.game, requestId: randomUUID() };
+    let requestId: string | undefined;
+    const context = {
+      hud: this.hud,
+      hub: this.hub,
+      game: this.game,
+      // Only an import tells its request apart: the id is made the first time a command reads it.
+      get requestId() {
+        requestId ??= randomUUID();
+        return requestId;
+      },
+    };
     let result = this.hub.batch(() => command.run(context, payload));
     if (result instanceof Promise) {
       result = await result;

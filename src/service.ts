@@ -32,7 +32,7 @@ import {
 import { Dispatcher } from './dispatcher.ts';
 import { ServiceError } from './errors.ts';
 import { GameData } from './game/game-data.ts';
-import type { HudSystem } from './hud-system.ts';
+import type { HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
 import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
 import type { MatchImporter } from './import/match-importer.ts';
@@ -201,7 +201,7 @@ function hudInputFrom(
  * overrides for one run is never written. A part whose snapshots did not change since the last call
  * is the very same object, so the store serialises only what changed (state-store.ts).
  */
-function savedStateBuilder(): (hud: HudSystem, revision: number, settings: Settings) => SavedState {
+function savedStateBuilder(): (snapshots: Snapshots, revision: number, settings: Settings) => SavedState {
   const parts = new WeakMap<object, object>();
   /** The part built from `from` (a context or a snapshot), built once per `from`. */
   const partOf = <T extends object>(from: object, build: () => T): T => {
@@ -212,19 +212,18 @@ function savedStateBuilder(): (hud: HudSystem, revision: number, settings: Setti
     }
     return part as T;
   };
-  let lastPanels: { snapshots: unknown[]; panels: SavedState['panels'] } | null = null;
-  return (hud, revision, settings) => {
-    const snapshots = hud.snapshots();
-    const panelSnapshots = PANEL_IDS.map((key) => snapshots[key]);
-    if (!lastPanels || panelSnapshots.some((snapshot, i) => snapshot !== lastPanels?.snapshots[i])) {
-      const panel = (key: PanelId): PanelInput => ({
+  let lastPanels: PanelInput[] | null = null;
+  let panelsPart = {} as SavedState['panels'];
+  return (snapshots, revision, settings) => {
+    const panels = PANEL_IDS.map((key) =>
+      partOf(snapshots[key], () => ({
         visible: snapshots[key].matches('unknown') ? null : snapshots[key].matches('shown'),
         hideAt: snapshots[key].context.hideAt,
-      });
-      lastPanels = {
-        snapshots: panelSnapshots,
-        panels: Object.fromEntries(PANEL_IDS.map((key) => [key, panel(key)])) as SavedState['panels'],
-      };
+      })),
+    );
+    if (!lastPanels || panels.some((panel, i) => panel !== lastPanels?.[i])) {
+      lastPanels = panels;
+      panelsPart = Object.fromEntries(PANEL_IDS.map((key, i) => [key, panels[i]])) as SavedState['panels'];
     }
     const host = snapshots.host.context;
     const vetoSession = snapshots.vetoSession.context;
@@ -242,7 +241,7 @@ function savedStateBuilder(): (hud: HudSystem, revision: number, settings: Setti
       vetoSession: partOf(vetoSession, () => ({ session: vetoSession.session })),
       vetoReveal: snapshots.vetoReveal.context,
       sceneWindow: snapshots.sceneWindow.context,
-      panels: lastPanels.panels,
+      panels: panelsPart,
       production: snapshots.production.context,
     };
   };
@@ -336,7 +335,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const savedStateOf = savedStateBuilder();
   try {
     await store.start({
-      collect: () => savedStateOf(hud, hub.revision, savedSettings),
+      collect: () => savedStateOf(hub.snapshots(), hub.revision, savedSettings),
       // A write failed: the actors start again from the last saved state, which clients see as one
       // more revision, so nothing unsaved stays in memory as if it had been acknowledged.
       rollback(durable) {

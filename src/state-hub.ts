@@ -1,10 +1,12 @@
+import { dequal } from 'dequal';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
 import type { AnyActorRef } from 'xstate';
 import type { StorageStatus } from './answer-schemas.ts';
+import { HudStateSchema } from './answer-schemas.ts';
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
-import type { HudState, HudStateBefore } from './views.ts';
+import type { HudState, HudStateBefore, HudStateKey } from './views.ts';
 import { hudStateOf, matchSummaryOf, presetsOf, productionOf, revealOf, vetoStatusOf } from './views.ts';
 import type { EventData, EventMessage, EventName } from './ws/protocol.ts';
 
@@ -54,7 +56,11 @@ const VIEWS: readonly View[] = [
   view({
     event: 'veto.session',
     sources: ['vetoSession', 'match'],
-    inputs: ({ vetoSession, match }) => [vetoSession.context.session, match.context.teamA, match.context.teamB],
+    inputs: ({ vetoSession, match }) => [
+      vetoSession.context.session,
+      match.context.teamA,
+      match.context.teamB,
+    ],
     compute: vetoStatusOf,
   }),
   view({
@@ -93,10 +99,10 @@ const VIEWS: readonly View[] = [
   }),
 ];
 
-/** What a view was last computed from, and its JSON (a new object with the same content is no change). */
+/** What a view was last computed from, and what it was (a new object with the same content is no change). */
 interface Computed {
   inputs: readonly unknown[];
-  json: string;
+  data: unknown;
 }
 
 const sameInputs = (a: readonly unknown[], b: readonly unknown[]) => a.every((value, i) => value === b[i]);
@@ -110,6 +116,8 @@ export class StateHub {
   readonly emitter: Emitter<HubEvents> = mitt<HubEvents>();
   #revision: number;
   #snapshots: Snapshots;
+  /** #snapshots was handed out (or kept as a commit's "before"): the next change copies it first. */
+  #snapshotsShared = true;
   #dirty = new Set<ActorKey>();
   #depth = 0;
   #commitScheduled = false;
@@ -132,8 +140,10 @@ export class StateHub {
     this.#hud = hudStateOf(this.#snapshots, revision, storage);
     this.#hudBefore = { snapshots: this.#snapshots, state: this.#hud };
     for (const view of VIEWS) {
-      const computed = { inputs: view.inputs(this.#snapshots), json: JSON.stringify(view.compute(this.#snapshots)) };
-      this.#computed.set(view.event, computed);
+      this.#computed.set(view.event, {
+        inputs: view.inputs(this.#snapshots),
+        data: view.compute(this.#snapshots),
+      });
     }
     this.#attach();
   }
@@ -183,6 +193,7 @@ export class StateHub {
   }
 
   snapshots(): Snapshots {
+    this.#snapshotsShared = true;
     return this.#snapshots;
   }
 
@@ -219,7 +230,12 @@ export class StateHub {
   #onSnapshot(key: ActorKey, snapshot: unknown): void {
     // An event a machine ignores leaves its snapshot the very same object.
     if (snapshot === this.#snapshots[key]) return;
-    this.#snapshots = { ...this.#snapshots, [key]: snapshot };
+    // One copy per commit, not one per change: what was handed out is never changed.
+    if (this.#snapshotsShared) {
+      this.#snapshots = { ...this.#snapshots };
+      this.#snapshotsShared = false;
+    }
+    (this.#snapshots as Record<ActorKey, unknown>)[key] = snapshot;
     this.#dirty.add(key);
     // Outside a command, a synchronous cascade (a timer, an import finishing and applying) still
     // becomes one revision: commit once the cascade is over.
@@ -245,6 +261,7 @@ export class StateHub {
     if (storageChanged || HUD_SOURCES.some((key) => dirty.has(key))) {
       const next = hudStateOf(this.#snapshots, this.#revision, this.#storage, this.#hudBefore);
       this.#hudBefore = { snapshots: this.#snapshots, state: next };
+      this.#snapshotsShared = true;
       const changed = changedFields(this.#hud, next);
       this.#hud = next;
       if (changed) events.push({ event: 'hud.state', data: changed });
@@ -255,9 +272,9 @@ export class StateHub {
       const inputs = view.inputs(this.#snapshots);
       if (sameInputs(inputs, last.inputs)) continue;
       const data = view.compute(this.#snapshots);
-      const json = JSON.stringify(data);
-      this.#computed.set(view.event, { inputs, json });
-      if (json === last.json) continue;
+      this.#computed.set(view.event, { inputs, data });
+      // A structural comparison: several times cheaper than serialising both to compare the text.
+      if (dequal(data, last.data)) continue;
       events.push({ event: view.event, data });
     }
     if (events.length === 0) return;
@@ -268,16 +285,21 @@ export class StateHub {
   }
 }
 
+/** Every field of the HUD state but the revision, as the schema lists them. */
+const HUD_FIELDS = Object.keys(HudStateSchema.properties).filter(
+  (key): key is HudStateKey => key !== 'revision',
+);
+
 /** The HUD-state fields whose value differs, or null. A flag that disappears is sent as null. */
 function changedFields(before: HudState, after: HudState): Record<string, unknown> | null {
-  const changed: Record<string, unknown> = {};
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  keys.delete('revision');
-  for (const key of keys) {
-    const a = before[key as keyof HudState];
-    const b = after[key as keyof HudState];
-    if (a === b || JSON.stringify(a) === JSON.stringify(b)) continue;
+  let changed: Record<string, unknown> | null = null;
+  for (const key of HUD_FIELDS) {
+    const a = before[key];
+    const b = after[key];
+    // Unchanged parts are the same objects (hudStateOf reuses them): a deep comparison only for a rebuilt one.
+    if (a === b || (typeof a === 'object' && dequal(a, b))) continue;
+    changed ??= {};
     changed[key] = b ?? null;
   }
-  return Object.keys(changed).length > 0 ? changed : null;
+  return changed;
 }

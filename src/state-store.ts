@@ -293,10 +293,17 @@ export class StateStore {
     const hooks = this.#hooks;
     if (!hooks) throw new Error('the state store is not started');
     const doc = hooks.collect();
+    // Every part the very object that was last written: nothing to compare, nothing to write.
+    if (this.#durable && sameParts(doc, this.#durable)) return false;
     const key = contentKey(doc);
     // Nothing that is saved changed (a revision that only OBS or the roster moved, or a rollback):
     // nothing to write.
-    if (key === this.#durableKey) return false;
+    if (key === this.#durableKey) {
+      // The same content in other objects: keep these, so the next flush can compare by identity.
+      if (this.#durable)
+        this.#durable = { ...doc, savedAt: this.#durable.savedAt, revision: this.#durable.revision };
+      return false;
+    }
     if (this.#torn) {
       await this.#journal.truncate(this.#size);
       this.#torn = false;
@@ -425,6 +432,14 @@ function jsonOfPart(value: unknown): string {
     partJson.set(value, json);
   }
   return json;
+}
+
+/** Whether every part of `a` but the envelope is the same object as in `b`. */
+function sameParts(a: SavedState, b: SavedState): boolean {
+  for (const key of Object.keys(a) as Array<keyof SavedState>) {
+    if (key !== 'savedAt' && key !== 'revision' && a[key] !== b[key]) return false;
+  }
+  return true;
 }
 
 /** The saved content without its envelope, as JSON.stringify writes it: equal keys mean nothing saved changed. */

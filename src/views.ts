@@ -54,8 +54,7 @@ export function hudStateOf(
     hudWindowOpen: false,
     mainWindowOpen: snapshots.host.context.mainWindowOpen,
     senScene: snapshots.sceneWindow.context.scene,
-    obs:
-      before && before.snapshots.obs === snapshots.obs ? before.state.obs : obsStatusOf(snapshots.obs),
+    obs: before && before.snapshots.obs === snapshots.obs ? before.state.obs : obsStatusOf(snapshots.obs),
     sides:
       before && before.state.sides.teamA === teamASide
         ? before.state.sides
@@ -66,7 +65,8 @@ export function hudStateOf(
   // Panel flags stay absent until a command or the overlay has told them (the overlay window's is
   // always there: closed until opened).
   for (const { id, stateKey } of PANELS) {
-    const visible = panelVisible(snapshots[id]);
+    const visible =
+      before && before.snapshots[id] === snapshots[id] ? before.state[stateKey] : panelVisible(snapshots[id]);
     if (stateKey === 'hudWindowOpen') state.hudWindowOpen = visible === true;
     else if (visible !== undefined) state[stateKey] = visible;
   }

@@ -7,12 +7,12 @@ import { matchSummaryOf } from '../views.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
 
-const summaryOf = ({ hud }: CommandContext) => matchSummaryOf(hud.snapshots());
+const summaryOf = ({ hub }: CommandContext) => matchSummaryOf(hub.snapshots());
 
 /** The series index of a map given as its number (1 to 5, also as text) or as a map name in the series. */
 function seriesIndex({ hud }: CommandContext, ref: number | string): number {
   const maps = hud.snapshot('match').context.maps;
-  const inSeries =
+  const inSeries = () =>
     maps.length > 0 ? maps.map((entry, i) => `${i + 1}. ${mapLabel(entry.map)}`).join(', ') : 'none yet';
   const asNumber = typeof ref === 'number' ? ref : /^\s*\d+\s*$/.test(ref) ? Number(ref) : null;
   if (asNumber !== null) {
@@ -20,7 +20,9 @@ function seriesIndex({ hud }: CommandContext, ref: number | string): number {
       throw invalidPayload(`map: the series number is 1 to 5, got ${ref}`);
     }
     if (asNumber > maps.length) {
-      throw conflict(`map ${asNumber} of the series is empty (series maps: ${inSeries}); set the veto first`);
+      throw conflict(
+        `map ${asNumber} of the series is empty (series maps: ${inSeries()}); set the veto first`,
+      );
     }
     return asNumber - 1;
   }
@@ -28,7 +30,7 @@ function seriesIndex({ hud }: CommandContext, ref: number | string): number {
   if (!name) throw invalidPayload(`map: "${ref}" is neither a series number (1 to 5) nor a map name`);
   const index = maps.findIndex((entry) => entry.map === name);
   if (index < 0)
-    throw conflict(`${name} is not in the series (series maps: ${inSeries}); set the veto first`);
+    throw conflict(`${name} is not in the series (series maps: ${inSeries()}); set the veto first`);
   return index;
 }
 

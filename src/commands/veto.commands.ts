@@ -30,7 +30,7 @@ function fullMapName(input: string, field: string): string {
   return map;
 }
 
-const statusOf = ({ hud }: CommandContext) => vetoStatusOf(hud.snapshots());
+const statusOf = ({ hub }: CommandContext) => vetoStatusOf(hub.snapshots());
 
 function requireSession({ hud }: CommandContext) {
   const session = hud.snapshot('vetoSession').context.session;
@@ -120,14 +120,14 @@ const vetoReveal = defineCommand({
   ),
   needsMainWindow: true,
   stateKeys: [],
-  run: ({ hud }, { mode, instant }) => {
+  run: ({ hud, hub }, { mode, instant }) => {
     const total = hud.snapshot('match').context.veto?.length ?? 0;
     // The mode applies after the switch, so { instant: false, mode: 'reset' } starts a progressive reveal from zero.
     if (instant !== undefined) {
       hud.send('vetoReveal', { type: instant ? 'veto.reveal.instant' : 'veto.reveal.progressive', total });
     }
     if (mode) hud.send('vetoReveal', { type: `veto.reveal.${mode}`, total });
-    return revealOf(hud.snapshots());
+    return revealOf(hub.snapshots());
   },
 });
 
