@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { isMainWindowReady } from '../machines/host.machine.ts';
@@ -43,6 +42,8 @@ export function checkPayload(id: string, check: TypeCheck<TSchema> | null, raw: 
  * window, run against the actors as one revision, save, answer.
  */
 export class Dispatcher {
+  #commands = 0;
+
   constructor(
     private readonly registry: CommandRegistry,
     private readonly hud: HudSystem,
@@ -59,17 +60,9 @@ export class Dispatcher {
     const payload = checkPayload(command.id, check, raw);
     if (command.needsMainWindow) this.#requireMainWindow(command.id);
 
-    let requestId: string | undefined;
-    const context = {
-      hud: this.hud,
-      hub: this.hub,
-      game: this.game,
-      // Only an import tells its request apart: the id is made the first time a command reads it.
-      get requestId() {
-        requestId ??= randomUUID();
-        return requestId;
-      },
-    };
+    // Tells one command's outcome apart from another's (an import's result): unique in this process.
+    this.#commands++;
+    const context = { hud: this.hud, hub: this.hub, game: this.game, requestId: `command-${this.#commands}` };
     let result = this.hub.batch(() => command.run(context, payload));
     if (result instanceof Promise) {
       result = await result;

@@ -202,28 +202,27 @@ function hudInputFrom(
  * is the very same object, so the store serialises only what changed (state-store.ts).
  */
 function savedStateBuilder(): (snapshots: Snapshots, revision: number, settings: Settings) => SavedState {
-  const parts = new WeakMap<object, object>();
-  /** The part built from `from` (a context or a snapshot), built once per `from`. */
-  const partOf = <T extends object>(from: object, build: () => T): T => {
-    let part = parts.get(from);
-    if (!part) {
-      part = build();
-      parts.set(from, part);
+  const last = new Map<string, { from: unknown; part: unknown }>();
+  /** The part `name` built from `from` (a context or a snapshot): the same object while `from` is. */
+  const partOf = <T>(name: string, from: unknown, build: () => T): T => {
+    let entry = last.get(name);
+    if (!entry || entry.from !== from) {
+      entry = { from, part: build() };
+      last.set(name, entry);
     }
-    return part as T;
+    return entry.part as T;
   };
-  let lastPanels: PanelInput[] | null = null;
-  let panelsPart = {} as SavedState['panels'];
+  let panels: { parts: PanelInput[]; part: SavedState['panels'] } | null = null;
   return (snapshots, revision, settings) => {
-    const panels = PANEL_IDS.map((key) =>
-      partOf(snapshots[key], () => ({
+    const parts = PANEL_IDS.map((key) =>
+      partOf(key, snapshots[key], () => ({
         visible: snapshots[key].matches('unknown') ? null : snapshots[key].matches('shown'),
         hideAt: snapshots[key].context.hideAt,
       })),
     );
-    if (!lastPanels || panels.some((panel, i) => panel !== lastPanels?.[i])) {
-      lastPanels = panels;
-      panelsPart = Object.fromEntries(PANEL_IDS.map((key, i) => [key, panels[i]])) as SavedState['panels'];
+    if (!panels || parts.some((part, i) => part !== panels?.parts[i])) {
+      const part = Object.fromEntries(PANEL_IDS.map((key, i) => [key, parts[i]])) as SavedState['panels'];
+      panels = { parts, part };
     }
     const host = snapshots.host.context;
     const vetoSession = snapshots.vetoSession.context;
@@ -232,16 +231,16 @@ function savedStateBuilder(): (snapshots: Snapshots, revision: number, settings:
       savedAt: new Date().toISOString(),
       revision,
       settings,
-      host: partOf(host, () => ({
+      host: partOf('host', host, () => ({
         presets: host.presets,
         colorPresetId: host.colorPresetId,
         roster: host.roster,
       })),
       match: snapshots.match.context,
-      vetoSession: partOf(vetoSession, () => ({ session: vetoSession.session })),
+      vetoSession: partOf('vetoSession', vetoSession, () => ({ session: vetoSession.session })),
       vetoReveal: snapshots.vetoReveal.context,
       sceneWindow: snapshots.sceneWindow.context,
-      panels: panelsPart,
+      panels: panels.part,
       production: snapshots.production.context,
     };
   };

@@ -108,6 +108,7 @@ export class StateStore {
   #retryTimer: NodeJS.Timeout | null = null;
   #closed = false;
   #counters = { appends: 0, syncs: 0, snapshots: 0 };
+  #keys = new ContentKeys();
 
   private constructor(
     dataDir: string,
@@ -122,7 +123,7 @@ export class StateStore {
     this.#journal = journal;
     this.#size = size;
     this.#durable = loaded;
-    this.#durableKey = loaded ? contentKey(loaded) : null;
+    this.#durableKey = loaded ? this.#keys.of(loaded) : null;
   }
 
   /**
@@ -182,7 +183,7 @@ export class StateStore {
     this.#hooks = hooks;
     const doc = hooks.collect();
     this.#durable = doc;
-    this.#durableKey = contentKey(doc);
+    this.#durableKey = this.#keys.of(doc);
     await this.#compact();
   }
 
@@ -295,7 +296,7 @@ export class StateStore {
     const doc = hooks.collect();
     // Every part the very object that was last written: nothing to compare, nothing to write.
     if (this.#durable && sameParts(doc, this.#durable)) return false;
-    const key = contentKey(doc);
+    const key = this.#keys.of(doc);
     // Nothing that is saved changed (a revision that only OBS or the roster moved, or a rollback):
     // nothing to write.
     if (key === this.#durableKey) {
@@ -384,7 +385,7 @@ export class StateStore {
         // Memory is the durable state now, though its documents may list fields in another order
         // (the machines rebuild their context from it): without this the next flush would see a
         // change, fail again and roll back again, for ever.
-        this.#durableKey = contentKey(this.#hooks.collect());
+        this.#durableKey = this.#keys.of(this.#hooks.collect());
       }
     }
     if (!this.#closed)
@@ -417,23 +418,6 @@ export class StateStore {
   }
 }
 
-/**
- * The JSON of each part of a saved state (settings, match, panels …), kept for as long as the part
- * is the same object: the machines never change a context in place, so a write serialises only the
- * parts that changed since the last one. Parts are never mutated after they are handed to the store.
- */
-const partJson = new WeakMap<object, string>();
-
-function jsonOfPart(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
-  let json = partJson.get(value);
-  if (json === undefined) {
-    json = JSON.stringify(value);
-    partJson.set(value, json);
-  }
-  return json;
-}
-
 /** Whether every part of `a` but the envelope is the same object as in `b`. */
 function sameParts(a: SavedState, b: SavedState): boolean {
   for (const key of Object.keys(a) as Array<keyof SavedState>) {
@@ -442,14 +426,27 @@ function sameParts(a: SavedState, b: SavedState): boolean {
   return true;
 }
 
-/** The saved content without its envelope, as JSON.stringify writes it: equal keys mean nothing saved changed. */
-function contentKey({ savedAt: _savedAt, revision: _revision, ...content }: SavedState): string {
-  let text = '';
-  for (const [key, value] of Object.entries(content)) {
-    if (value === undefined) continue;
-    text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${jsonOfPart(value)}`;
+/**
+ * The saved content without its envelope, as JSON.stringify writes it: equal keys mean nothing saved
+ * changed. Each part's JSON is kept with the part it was made from: the machines never change a
+ * context in place, so a part that is the same object as last time is not serialised again.
+ */
+class ContentKeys {
+  readonly #last = new Map<string, { part: unknown; json: string }>();
+
+  of({ savedAt: _savedAt, revision: _revision, ...content }: SavedState): string {
+    let text = '';
+    for (const [key, part] of Object.entries(content)) {
+      if (part === undefined) continue;
+      let last = this.#last.get(key);
+      if (last?.part !== part) {
+        last = { part, json: JSON.stringify(part) };
+        this.#last.set(key, last);
+      }
+      text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${last.json}`;
+    }
+    return `${text}}`;
   }
-  return `${text}}`;
 }
 
 export const storageFailed = (reason: string) =>

@@ -9,7 +9,7 @@ export interface CommandContext {
   hub: StateHub;
   /** The live game data: the observed player and the players' live values. */
   game: LiveStats;
-  /** A fresh id to correlate an actor's outcome with this command. */
+  /** An id of this command, unique in the process: correlates an actor's outcome with it. */
   requestId: string;
 }
 
