@@ -80,7 +80,7 @@ export interface StoreHooks {
 
 /**
  * The saved state: a snapshot (state.json, replaced atomically) plus a journal of the changes since
- * (state.journal, one framed record per flush, each a whole document). Writes are grouped: every
+ * (state.journal, one framed record per flush holding the parts that flush changed). Writes are grouped: every
  * change made while a flush is in flight goes out together in the next one, and a command answers
  * only once the flush holding its change has been handed to the operating system. A failed flush is
  * not acknowledged to anyone who waited for it, and memory goes back to the last durable state.
@@ -96,7 +96,6 @@ export class StateStore {
   /** A failed append may have left part of a record after #size: cut it before the next one. */
   #torn = false;
   #durable: SavedState | null;
-  #durableKey: string | null;
   /** The batch taking changes; it is written once the one in flight is done. */
   #next: Batch | null = null;
   #writing: Batch | null = null;
@@ -108,7 +107,7 @@ export class StateStore {
   #retryTimer: NodeJS.Timeout | null = null;
   #closed = false;
   #counters = { appends: 0, syncs: 0, snapshots: 0 };
-  #keys = new ContentKeys();
+  #written = new WrittenParts();
 
   private constructor(
     dataDir: string,
@@ -123,7 +122,6 @@ export class StateStore {
     this.#journal = journal;
     this.#size = size;
     this.#durable = loaded;
-    this.#durableKey = loaded ? this.#keys.of(loaded) : null;
   }
 
   /**
@@ -145,14 +143,13 @@ export class StateStore {
           `journal ${journalFile} ends in a torn or damaged record: dropped its last ${droppedBytes} bytes`,
         );
       }
-      const last = records.at(-1);
-      if (last) {
-        const problem = problemOf(parseJson(last.toString('utf8')));
-        if (typeof problem === 'string') {
-          await moveAside(journalFile, 'invalid', log, problem);
+      if (records.length > 0) {
+        const replayed = replay(loaded, records);
+        if (typeof replayed === 'string') {
+          await moveAside(journalFile, 'invalid', log, replayed);
           size = 0;
         } else {
-          loaded = problem;
+          loaded = replayed;
         }
       }
     }
@@ -183,7 +180,7 @@ export class StateStore {
     this.#hooks = hooks;
     const doc = hooks.collect();
     this.#durable = doc;
-    this.#durableKey = this.#keys.of(doc);
+    this.#written.remember(doc);
     await this.#compact();
   }
 
@@ -217,7 +214,7 @@ export class StateStore {
     this.#journal = await this.files.openJournal(this.journalFile);
     this.#size = 0;
     this.#durable = null;
-    this.#durableKey = null;
+    this.#written = new WrittenParts();
   }
 
   /** Start-up failed: lets go of the journal without writing. */
@@ -294,23 +291,15 @@ export class StateStore {
     const hooks = this.#hooks;
     if (!hooks) throw new Error('the state store is not started');
     const doc = hooks.collect();
-    // Every part the very object that was last written: nothing to compare, nothing to write.
-    if (this.#durable && sameParts(doc, this.#durable)) return false;
-    const key = this.#keys.of(doc);
-    // Nothing that is saved changed (a revision that only OBS or the roster moved, or a rollback):
-    // nothing to write.
-    if (key === this.#durableKey) {
-      // The same content in other objects: keep these, so the next flush can compare by identity.
-      if (this.#durable)
-        this.#durable = { ...doc, savedAt: this.#durable.savedAt, revision: this.#durable.revision };
-      return false;
-    }
+    // Only the parts that differ from the last write go into the record.
+    const changes = this.#written.changes(doc);
+    if (changes.length === 0) return false;
     if (this.#torn) {
       await this.#journal.truncate(this.#size);
       this.#torn = false;
     }
-    // The record is the key with its envelope in front: one serialisation per write, not two.
-    const text = `{"revision":${doc.revision},"savedAt":${JSON.stringify(doc.savedAt)},${key.slice(1)}`;
+    const parts = changes.map(({ key, json }) => `${JSON.stringify(key)}:${json}`).join(',');
+    const text = `{"revision":${doc.revision},"savedAt":${JSON.stringify(doc.savedAt)},"parts":{${parts}}}`;
     const frame = encodeRecord(Buffer.from(text));
     try {
       await this.#journal.append(frame);
@@ -321,7 +310,7 @@ export class StateStore {
     this.#size += frame.length;
     this.#counters.appends++;
     this.#durable = doc;
-    this.#durableKey = key;
+    this.#written.commit(changes);
     this.#syncTimer ??= setTimeout(() => this.#sync(), SYNC_DELAY_MS).unref();
     return true;
   }
@@ -385,7 +374,7 @@ export class StateStore {
         // Memory is the durable state now, though its documents may list fields in another order
         // (the machines rebuild their context from it): without this the next flush would see a
         // change, fail again and roll back again, for ever.
-        this.#durableKey = this.#keys.of(this.#hooks.collect());
+        this.#written.remember(this.#hooks.collect());
       }
     }
     if (!this.#closed)
@@ -418,35 +407,80 @@ export class StateStore {
   }
 }
 
-/** Whether every part of `a` but the envelope is the same object as in `b`. */
-function sameParts(a: SavedState, b: SavedState): boolean {
-  for (const key of Object.keys(a) as Array<keyof SavedState>) {
-    if (key !== 'savedAt' && key !== 'revision' && a[key] !== b[key]) return false;
-  }
-  return true;
+type PartKey = Exclude<keyof SavedState, 'savedAt' | 'revision'>;
+
+interface PartChange {
+  key: PartKey;
+  part: unknown;
+  json: string;
 }
 
 /**
- * The saved content without its envelope, as JSON.stringify writes it: equal keys mean nothing saved
- * changed. Each part's JSON is kept with the part it was made from: the machines never change a
- * context in place, so a part that is the same object as last time is not serialised again.
+ * The parts of the saved state (settings, match, panels …) as last written, each with its JSON. The
+ * machines never change a context in place, so a part that is the same object as last time did not
+ * change and is not serialised again; one that is a new object is compared by its JSON.
  */
-class ContentKeys {
-  readonly #last = new Map<string, { part: unknown; json: string }>();
+class WrittenParts {
+  readonly #parts = new Map<PartKey, { part: unknown; json: string }>();
 
-  of({ savedAt: _savedAt, revision: _revision, ...content }: SavedState): string {
-    let text = '';
-    for (const [key, part] of Object.entries(content)) {
-      if (part === undefined) continue;
-      let last = this.#last.get(key);
-      if (last?.part !== part) {
-        last = { part, json: JSON.stringify(part) };
-        this.#last.set(key, last);
-      }
-      text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${last.json}`;
-    }
-    return `${text}}`;
+  /** Everything in `doc` is what is on disk (start, rollback). */
+  remember(doc: SavedState): void {
+    this.#parts.clear();
+    for (const [key, part] of partsOf(doc)) this.#parts.set(key, { part, json: JSON.stringify(part) });
   }
+
+  /** The parts of `doc` that differ from the written ones. */
+  changes(doc: SavedState): PartChange[] {
+    const changes: PartChange[] = [];
+    for (const [key, part] of partsOf(doc)) {
+      const written = this.#parts.get(key);
+      if (written?.part === part) continue;
+      const json = JSON.stringify(part);
+      if (written?.json === json) {
+        // The same content in a new object: compare this one by identity next time.
+        written.part = part;
+        continue;
+      }
+      changes.push({ key, part, json });
+    }
+    return changes;
+  }
+
+  /** These changes are on disk now. */
+  commit(changes: PartChange[]): void {
+    for (const { key, part, json } of changes) this.#parts.set(key, { part, json });
+  }
+}
+
+function partsOf(doc: SavedState): Array<[PartKey, unknown]> {
+  const parts: Array<[PartKey, unknown]> = [];
+  for (const key of Object.keys(doc) as Array<keyof SavedState>) {
+    if (key !== 'savedAt' && key !== 'revision' && doc[key] !== undefined) parts.push([key, doc[key]]);
+  }
+  return parts;
+}
+
+/**
+ * The state the journal's records lead to from `start` (the snapshot, or null): a record holds the
+ * parts a write changed (`{ revision, savedAt, parts }`), or, in journals of earlier versions, a
+ * whole document.
+ */
+export function replay(start: SavedState | null, records: Buffer[]): SavedState | string | null {
+  let doc: Record<string, unknown> | null = start;
+  for (const [index, record] of records.entries()) {
+    const data = parseJson(record.toString('utf8'));
+    if (data instanceof Error) return `record ${index + 1}: ${data.message}`;
+    const { parts, revision, savedAt } = (data ?? {}) as Record<string, unknown>;
+    if (parts === undefined) {
+      doc = data as Record<string, unknown>;
+    } else {
+      if (!doc) return `record ${index + 1} holds changes, and there is no saved state before it`;
+      if (typeof parts !== 'object' || parts === null)
+        return `record ${index + 1}: its parts are not an object`;
+      doc = { ...doc, ...parts, revision, savedAt };
+    }
+  }
+  return doc === start ? start : problemOf(doc);
 }
 
 export const storageFailed = (reason: string) =>

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { JOURNAL_FILE, STATE_FILE } from '../../src/data-dir.ts';
 import { decodeRecords } from '../../src/persistence/journal-format.ts';
 import type { SavedState } from '../../src/saved-state.ts';
+import { replay } from '../../src/state-store.ts';
 
 const readIfPresent = (file: string) =>
   readFile(file).catch((error: NodeJS.ErrnoException) => {
@@ -10,11 +11,12 @@ const readIfPresent = (file: string) =>
     throw error;
   });
 
-/** What a start would load from `dataDir`: the journal's last whole record, else the snapshot. */
+/** What a start would load from `dataDir`: the snapshot with the journal's whole records applied. */
 export async function readSavedState(dataDir: string): Promise<SavedState | null> {
+  const snapshotText = await readIfPresent(join(dataDir, STATE_FILE));
+  const snapshot = snapshotText ? (JSON.parse(snapshotText.toString('utf8')) as SavedState) : null;
   const journal = await readIfPresent(join(dataDir, JOURNAL_FILE));
-  const last = journal ? decodeRecords(journal).records.at(-1) : undefined;
-  if (last) return JSON.parse(last.toString('utf8')) as SavedState;
-  const snapshot = await readIfPresent(join(dataDir, STATE_FILE));
-  return snapshot ? (JSON.parse(snapshot.toString('utf8')) as SavedState) : null;
+  const replayed = replay(snapshot, journal ? decodeRecords(journal).records : []);
+  if (typeof replayed === 'string') throw new Error(`the journal in ${dataDir} is not usable: ${replayed}`);
+  return replayed;
 }

@@ -10,10 +10,10 @@ import {
   TOKEN_FILE,
 } from '../../src/data-dir.ts';
 import { readRunningServer } from '../../src/persistence/data-dir-lock.ts';
-import { encodeRecord } from '../../src/persistence/journal-format.ts';
+import { decodeRecords, encodeRecord } from '../../src/persistence/journal-format.ts';
 import type { SavedState } from '../../src/saved-state.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
-import { startCli } from '../helpers/cli-process.ts';
+import { post, startCli } from '../helpers/cli-process.ts';
 
 const serve = (dataDir: string) => ['--headless', '--no-obs', '--data-dir', dataDir, '--log-level', 'warn'];
 
@@ -26,6 +26,11 @@ async function savedDocument(): Promise<SavedState> {
   return JSON.parse(await readFile(join(dataDir, STATE_FILE), 'utf8'));
 }
 
+/** A record as the store writes it: the parts one write changed. */
+const changeRecord = (revision: number, parts: Partial<SavedState>) =>
+  encodeRecord(Buffer.from(JSON.stringify({ revision, savedAt: new Date().toISOString(), parts })));
+
+/** A whole-document record, as journals of earlier versions hold them. */
 const record = (doc: SavedState, eventName: string, revision: number) =>
   encodeRecord(Buffer.from(JSON.stringify({ ...doc, revision, match: { ...doc.match, eventName } })));
 
@@ -74,6 +79,75 @@ describe('start-up: snapshot + journal', () => {
     );
     const server = await build({ dataDir });
     expect((await get(server, '/api/match')).body.match.eventName).toBe('kept');
+  });
+});
+
+describe('start-up: records of changed parts', () => {
+  it('applies every whole record in order over the snapshot: each part from the last record that holds it', async () => {
+    const doc = await savedDocument();
+    const dataDir = await tempDir();
+    await writeFile(join(dataDir, STATE_FILE), JSON.stringify(doc));
+    const shown = { ...doc.panels, scoreboard: { visible: true, hideAt: null } };
+    const torn = changeRecord(13, { match: { ...doc.match, eventName: 'torn' } });
+    await writeFile(
+      join(dataDir, JOURNAL_FILE),
+      Buffer.concat([
+        changeRecord(11, { match: { ...doc.match, eventName: 'Major' } }),
+        changeRecord(12, { panels: shown }),
+        torn.subarray(0, torn.length - 4),
+      ]),
+    );
+    const server = await build({ dataDir });
+    expect((await get(server, '/api/match')).body.match).toMatchObject({
+      eventName: 'Major',
+      teamA: { name: 'Vitality' },
+    });
+    expect((await get(server, '/api/state')).body.state).toMatchObject({
+      revision: 12,
+      scoreboardVisible: true,
+    });
+  });
+
+  it('a journal whose changes make an invalid state is moved aside, and the snapshot is used', async () => {
+    const doc = await savedDocument();
+    const dataDir = await tempDir();
+    await writeFile(join(dataDir, STATE_FILE), JSON.stringify(doc));
+    await writeFile(join(dataDir, JOURNAL_FILE), changeRecord(11, { match: { eventName: 42 } as never }));
+    const server = await build({ dataDir });
+    expect((await get(server, '/api/match')).body.match.teamA).toEqual({ name: 'Vitality' });
+    expect((await readdir(dataDir)).some((name) => name.startsWith(`${JOURNAL_FILE}.invalid-`))).toBe(true);
+  });
+
+  it('a server killed after changes to different parts starts with all of them', async () => {
+    const dataDir = await tempDir();
+    const first = await startCli(serve(dataDir));
+    for (const [action, payload] of [
+      ['set_teams', { teamA: { name: 'FaZe' }, teamB: { name: 'NAVI' } }],
+      ['set_event_name', { name: 'Cologne' }],
+      ['toggle_scoreboard', undefined],
+      ['show_sen_scene', { scene: 'versus' }],
+      ['set_event_name', { name: 'Cologne Major' }],
+    ] as const) {
+      expect((await post(first.httpUrl, action, payload)).status).toBe(200);
+    }
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const { records } = decodeRecords(await readFile(join(dataDir, JOURNAL_FILE)));
+    // One record per answered change, each holding only what it changed.
+    expect(records.map((bytes) => Object.keys(JSON.parse(bytes.toString('utf8')).parts))).toEqual([
+      ['match'],
+      ['match'],
+      ['panels'],
+      ['sceneWindow'],
+      ['match'],
+    ]);
+    const again = await startCli(serve(dataDir));
+    const state = (await (await fetch(`${again.httpUrl}/api/state`)).json()) as Record<string, any>;
+    expect(state.state).toMatchObject({ scoreboardVisible: true, senScene: 'versus' });
+    const match = (await (await fetch(`${again.httpUrl}/api/match`)).json()) as Record<string, any>;
+    expect(match.match).toMatchObject({ eventName: 'Cologne Major', teamA: { name: 'FaZe' } });
+    again.child.kill('SIGTERM');
+    await again.exited;
   });
 });
 

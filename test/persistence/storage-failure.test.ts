@@ -28,11 +28,11 @@ function storageEvent(server: RunningServer, ok: boolean): Promise<{ ok: boolean
   });
 }
 
-/** The event name in the last whole record of the journal on disk. */
+/** The event name in the last whole record of the journal on disk (a record holds the parts it changed). */
 async function journaledEventName(dataDir: string): Promise<string | undefined> {
   const { records } = decodeRecords(await readFile(join(dataDir, JOURNAL_FILE)));
   const last = records.at(-1);
-  return last ? JSON.parse(last.toString('utf8')).match.eventName : undefined;
+  return last ? JSON.parse(last.toString('utf8')).parts.match.eventName : undefined;
 }
 
 /** Lets every callback and I/O completion queued so far run. */
@@ -79,7 +79,7 @@ describe('an answer waits for the truth it reports', () => {
     release();
     await Promise.all([first, ...later]);
     const { records } = decodeRecords(await readFile(join(dataDir, JOURNAL_FILE)));
-    expect(records.map((record) => JSON.parse(record.toString('utf8')).match.eventName)).toEqual([
+    expect(records.map((record) => JSON.parse(record.toString('utf8')).parts.match.eventName)).toEqual([
       'first',
       'fourth',
     ]);
