@@ -27,6 +27,13 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** V8's Error (Node, Chromium): the browser pages' types do not declare its stackTraceLimit. */
+const V8Error = Error as ErrorConstructor & { stackTraceLimit?: number };
+
+/**
+ * An answer that says no (a refused command, a bad payload): an expected outcome, not a fault, so it
+ * carries no stack trace. Capturing one cost a refused command a few microseconds, and nobody reads it.
+ */
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';
 
@@ -34,7 +41,10 @@ export class ServiceError extends Error {
     readonly code: ErrorCode,
     message: string,
   ) {
+    const limit = V8Error.stackTraceLimit;
+    V8Error.stackTraceLimit = 0;
     super(message);
+    V8Error.stackTraceLimit = limit;
   }
 
   get status(): number {

@@ -16,8 +16,8 @@ const checkSavedState = TypeCompiler.Compile(SavedStateSchema);
 const SYNC_DELAY_MS = 1_000;
 /**
  * A journal longer than this is folded into a new snapshot and starts again. A compaction holds the
- * writes behind it for three fsyncs; a record holds the parts one write changed (about 100 bytes for
- * a panel, 1 KiB for the match), so this is one every 8,000 to 80,000 writes, and replaying 8 MiB at
+ * writes behind it for three fsyncs; a record holds the parts one write changed (about 250 bytes for
+ * the panels, 1 KiB for the match), so this is one every 8,000 to 33,000 writes, and replaying 8 MiB at
  * start-up (checksums and JSON included) takes well under a second.
  */
 const COMPACT_AT_BYTES = 8 * 1024 * 1024;
