@@ -6,6 +6,7 @@
 import { access, chmod, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
+import { describeFsError } from './persistence/errno-words.ts';
 
 export const STATE_FILE = 'state.json';
 export const JOURNAL_FILE = 'state.journal';
@@ -46,7 +47,7 @@ export async function createDataDir(dir: string): Promise<void> {
   try {
     await makeDirectory(dir);
   } catch (error) {
-    throw new DataDirError(`cannot create the data directory ${dir}: ${describe(error)}`);
+    throw new DataDirError(`cannot create the data directory ${dir}: ${describeFsError(error)}`);
   }
   try {
     if (!(await stat(dir)).isDirectory())
@@ -54,7 +55,7 @@ export async function createDataDir(dir: string): Promise<void> {
     await access(dir, constants.W_OK);
   } catch (error) {
     if (error instanceof DataDirError) throw error;
-    throw new DataDirError(`cannot write to the data directory ${dir}: ${describe(error)}`);
+    throw new DataDirError(`cannot write to the data directory ${dir}: ${describeFsError(error)}`);
   }
 }
 
@@ -99,19 +100,3 @@ const exists = (path: string) =>
     () => true,
     () => false,
   );
-
-const CAUSES: Record<string, string> = {
-  ENOENT: 'the file system does not allow it there',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'read-only file system',
-  ENOSPC: 'the disk is full',
-  ENOTDIR: 'a part of the path is a file',
-  EEXIST: 'a file of that name exists',
-};
-
-function describe(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  const cause = code ? CAUSES[code] : undefined;
-  return cause ? `${cause} (${code})` : error instanceof Error ? error.message : String(error);
-}

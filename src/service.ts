@@ -41,13 +41,14 @@ import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
 import type { ServerPorts } from './persistence/data-dir-lock.ts';
 import { DataDirLock } from './persistence/data-dir-lock.ts';
+import { reasonOf } from './persistence/errno-words.ts';
 import type { StoreFiles } from './persistence/store-files.ts';
 import { realFiles } from './persistence/store-files.ts';
 import { RecentRequests } from './recent-requests.ts';
 import type { SavedState, Settings, SettingsChange } from './saved-state.ts';
 import { automationEnabled, brandingOf, gameSettings, SAVED_STATE_VERSION } from './saved-state.ts';
 import { StateHub } from './state-hub.ts';
-import { reasonOf, STORAGE_OK, StateStore } from './state-store.ts';
+import { STORAGE_OK, StateStore } from './state-store.ts';
 
 const mitt = mittModule as unknown as typeof mittModule.default;
 

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { StorageStatus } from './answer-schemas.ts';
 import { JOURNAL_FILE, STATE_FILE } from './data-dir.ts';
 import { ServiceError } from './errors.ts';
+import { reasonOf } from './persistence/errno-words.ts';
 import { decodeRecords, encodeRecord } from './persistence/journal-format.ts';
 import type { JournalFile, StoreFiles } from './persistence/store-files.ts';
 import type { SavedState } from './saved-state.ts';
@@ -489,22 +490,6 @@ export const storageFailed = (reason: string) =>
     'storage_failed',
     `not saved: ${reason}. Nothing changed; the service retries by itself and takes commands again once the disk takes writes`,
   );
-
-const REASONS: Record<string, string> = {
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is used up',
-  EROFS: 'the data directory is on a read-only file system',
-  EIO: 'the disk reported an input/output error',
-  EACCES: 'no permission to write',
-  EPERM: 'no permission to write',
-};
-
-/** Why a write failed, for the operator: the cause in words, the code and the file. */
-export function reasonOf(error: unknown, fallbackPath: string): string {
-  const { code, path } = error as NodeJS.ErrnoException;
-  const words = (code && REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
-  return `${words} (${code ?? 'error'} writing ${path ?? fallbackPath})`;
-}
 
 async function readIfPresent(file: string): Promise<Buffer | null> {
   try {

@@ -11,7 +11,7 @@ import { extractQueryToken, extractToken } from '../access/access-token.ts';
 import { hasSession } from '../access/sign-in.ts';
 import { ServiceError } from '../errors.ts';
 import { GAME_DATA_PATH } from '../game/gsi-config.ts';
-import { peerOf } from '../http/access-hooks.ts';
+import { peerOf, recordRequest } from '../http/access-hooks.ts';
 import { closeAfterRefusal } from '../http/connection-limits.ts';
 import { sendError } from '../http/error-envelope.ts';
 import { hostRefusal } from '../http/host-check.ts';
@@ -117,15 +117,7 @@ async function pageAccessPlugin(app: FastifyInstance): Promise<void> {
     if (request.method === 'GET' && !path.startsWith('/api/') && reply.statusCode < 400) return;
     // Game frames come many times a second: the Game view shows them; refused ones are listed.
     if (path === GAME_DATA_PATH && reply.statusCode < 400) return;
-    const entry = {
-      transport: 'app' as const,
-      request: `${request.method} ${path}`,
-      status: reply.statusCode,
-      address: peerOf(request.socket, request.ip).address,
-    };
-    const record = reply.errorCode ? { ...entry, error: reply.errorCode } : entry;
-    service.recent.add(record);
-    request.log.debug(record, 'request');
+    recordRequest(service, request, reply, 'app', path);
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { decideAccess } from '../access/access-policy.ts';
 import { extractQueryToken, extractToken } from '../access/access-token.ts';
@@ -61,16 +61,27 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
     // Game frames come many times a second: Integrations > Game shows them; refused ones are listed.
     // (The raw path, not request.routeOptions: Fastify builds that object on every read.)
     if (reply.statusCode < 400 && request.url.startsWith(GAME_DATA_PATH)) return;
-    const entry = {
-      transport: 'http' as const,
-      request: `${request.method} ${pathOf(request.url)}`,
-      status: reply.statusCode,
-      address: peerOf(request.socket, request.ip).address,
-    };
-    const record = reply.errorCode ? { ...entry, error: reply.errorCode } : entry;
-    service.recent.add(record);
-    request.log.debug(record, 'request');
+    recordRequest(service, request, reply, 'http', pathOf(request.url));
   });
+}
+
+/** Puts an answered request on the recent-requests list (and in the log at debug). */
+export function recordRequest(
+  service: Service,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  transport: 'http' | 'app',
+  path: string,
+): void {
+  const entry = {
+    transport,
+    request: `${request.method} ${path}`,
+    status: reply.statusCode,
+    address: peerOf(request.socket, request.ip).address,
+  };
+  const record = reply.errorCode ? { ...entry, error: reply.errorCode } : entry;
+  service.recent.add(record);
+  request.log.debug(record, 'request');
 }
 
 interface Peer {
