@@ -140,6 +140,11 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
       'Spirit',
       'decider',
     ]);
+    // The steps name the maps as the HUD does: the picked ones with the series' labels, Dust II spelt so.
+    const shown = await page.locator('[data-veto-step] .step__map').allTextContents();
+    expect(shown).toContain('Dust II');
+    const picked = shown.filter((_, i) => match.veto.steps[i].type !== 'ban');
+    expect(picked).toEqual(match.maps.map((map: { label: string }) => map.label));
 
     // A map result from the Match view reaches the server's match.
     await openView(page, 'Match', 'match');

@@ -232,12 +232,6 @@ export function literals<T extends string>(schema: { anyOf: ReadonlyArray<{ cons
   return schema.anyOf.map((member) => member.const);
 }
 
-/** A map's display name when the server gives only the full name (de_dust2 → Dust2). */
-export function mapName(full: string): string {
-  const bare = full.replace(/^[a-z]+_/, '');
-  return bare.charAt(0).toUpperCase() + bare.slice(1);
-}
-
 export const sideName = (side: 'A' | 'B') => `Team ${side}`;
 
 /**

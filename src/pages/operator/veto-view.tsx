@@ -1,6 +1,7 @@
 /** Veto: run a session turn by turn, set one by hand, import one, and reveal it on the HUD. */
 import { signal, useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import { mapLabel } from '../../../machines/map-names.ts';
 import type { VetoStatus } from '../../protocol/index.ts';
 import { BoFormatSchema, StepTypeSchema } from '../../protocol/index.ts';
 import { match, reveal, veto } from '../shared/store.ts';
@@ -12,7 +13,6 @@ import {
   ErrorText,
   Field,
   literals,
-  mapName,
   Switch,
   useCommand,
   useDraft,
@@ -144,7 +144,7 @@ function StartSession() {
                       next.length === pool.length && next.every((m, i) => m === pool[i]) ? null : next;
                   }}
                 />
-                <span>{mapName(map)}</span>
+                <span>{mapLabel(map)}</span>
               </label>
             ))
           ) : (
@@ -220,7 +220,7 @@ function Session({ status }: { status: Extract<VetoStatus, { active: true }> }) 
               aria-busy={select.busy.value}
               onClick={() => void select.run('veto_select', { map })}
             >
-              <span class="map-btn__name">{mapName(map)}</span>
+              <span class="map-btn__name">{mapLabel(map)}</span>
               <span class="map-btn__action">{next.type}</span>
             </button>
           ))}
@@ -244,7 +244,7 @@ function Steps(props: {
         <li class={`step step--${step.type}`} data-veto-step={index} data-step-type={step.type}>
           <span class="step__n">{index + 1}</span>
           <span class="step__type">{step.type}</span>
-          <span class="step__map">{mapName(step.map)}</span>
+          <span class="step__map">{mapLabel(step.map)}</span>
           <span class="step__team">{step.team ? (step.team === 'A' ? props.teamA : props.teamB) : '—'}</span>
         </li>
       ))}
@@ -301,7 +301,7 @@ function ManualVeto() {
         </Field>
         <datalist id="veto-maps">
           {pool.map((map) => (
-            <option value={map}>{mapName(map)}</option>
+            <option value={map}>{mapLabel(map)}</option>
           ))}
         </datalist>
         <ol class="step-editor">
