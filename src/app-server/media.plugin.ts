@@ -13,6 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { invalidPayload, ServiceError } from '../errors.ts';
 import { answers, okAnswer } from '../http/routes/shared.ts';
+import { MEDIA_PATH, mediaUrl } from '../protocol/media.ts';
 import { MediaIdSchema } from '../saved-state.ts';
 import type { EventMessage } from '../ws/protocol.ts';
 
@@ -111,11 +112,11 @@ const mediaPlugin: FastifyPluginAsyncTypebox = async (app) => {
       await mkdir(mediaDir, { recursive: true });
       // Named by their content: the same image twice is the same file.
       await writeFile(join(mediaDir, id), bytes, { flag: 'w', mode: 0o600 });
-      return { ok: true as const, media: { id, url: `/media/${id}` } };
+      return { ok: true as const, media: { id, url: mediaUrl(id) } };
     },
   );
 
-  app.get<{ Params: { id: string } }>('/media/:id', async (request, reply) => {
+  app.get<{ Params: { id: string } }>(`${MEDIA_PATH}/:id`, async (request, reply) => {
     const { id } = request.params;
     const type = typeOfExt(id);
     if (!isMediaId(id) || !type) throw new ServiceError('not_found', `no image "${id}"`);

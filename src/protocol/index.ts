@@ -10,4 +10,5 @@ export { ERROR_STATUS } from '../errors.ts';
 export * from '../schemas.ts';
 export * from '../ws/protocol.ts';
 export * from './game.ts';
+export * from './media.ts';
 export * from './panels.ts';

@@ -5,6 +5,7 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import { mediaUrl } from '../../protocol/media.ts';
 import { branding, match, production } from '../shared/store.ts';
 
 /** How long each sponsor stays before the next one. */
@@ -47,7 +48,7 @@ export function SponsorPanel() {
               class="sponsor__image"
               data-sponsor={i}
               data-current={String(i === index)}
-              src={`/media/${sponsor.image}`}
+              src={mediaUrl(sponsor.image)}
               alt={sponsor.name}
             />
           ))
@@ -68,7 +69,7 @@ export function BadgePanel() {
       data-visible={String(setting?.enabled === true)}
       data-position={setting?.position ?? 'top-left'}
     >
-      {logo ? <img class="badge__logo" src={`/media/${logo}`} alt="" /> : null}
+      {logo ? <img class="badge__logo" src={mediaUrl(logo)} alt="" /> : null}
       {name ? <span class="badge__name">{name}</span> : null}
     </aside>
   );

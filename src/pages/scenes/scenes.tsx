@@ -4,6 +4,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { SceneSchema as SceneSchemaType } from '../../protocol/index.ts';
+import { mediaUrl } from '../../protocol/media.ts';
 import { SPONSOR_ROTATION_MS, useRotation } from '../hud/corner-panels.tsx';
 import type { Side } from '../shared/broadcast.ts';
 import { initialsOf, pickSide, seriesMapHooks, teams, winnerSide } from '../shared/broadcast.ts';
@@ -20,7 +21,7 @@ function EventLine() {
   if (!name && !logo) return null;
   return (
     <header class="scene__event">
-      {logo ? <img class="scene__event-logo" src={`/media/${logo}`} alt="" /> : null}
+      {logo ? <img class="scene__event-logo" src={mediaUrl(logo)} alt="" /> : null}
       {name ? <span data-event-name>{name}</span> : null}
     </header>
   );
@@ -70,7 +71,7 @@ export function Talents() {
         {talents.map((talent, i) => (
           <li key={`${talent.name}-${i}`} class="talent" data-talent={i}>
             {talent.photo ? (
-              <img class="talent__photo" src={`/media/${talent.photo}`} alt="" />
+              <img class="talent__photo" src={mediaUrl(talent.photo)} alt="" />
             ) : (
               <span class="talent__photo talent__photo--initials">{initialsOf(talent.name)}</span>
             )}
@@ -100,7 +101,7 @@ export function Sponsors() {
             class="sponsors__image"
             data-sponsor={i}
             data-current={String(i === index)}
-            src={`/media/${sponsor.image}`}
+            src={mediaUrl(sponsor.image)}
             alt={sponsor.name}
           />
         ))}
