@@ -8,6 +8,11 @@ import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
 import { describeFsError } from './persistence/errno-words.ts';
 
+/** The mode of every file in the data directory that holds a secret or the state: the owner's alone. */
+export const OWNER_ONLY = 0o600;
+/** The data directory's own mode. */
+const OWNER_ONLY_DIR = 0o700;
+
 export const STATE_FILE = 'state.json';
 export const JOURNAL_FILE = 'state.journal';
 export const TOKEN_FILE = 'access-token';
@@ -71,7 +76,7 @@ export async function tidyDataDir(dir: string): Promise<void> {
   for (const name of SECRET_FILES) {
     const file = join(dir, name);
     try {
-      if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, 0o600);
+      if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, OWNER_ONLY);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
@@ -84,14 +89,14 @@ export async function tidyDataDir(dir: string): Promise<void> {
  */
 async function makeDirectory(dir: string): Promise<void> {
   try {
-    await mkdir(dir, { mode: 0o700 });
+    await mkdir(dir, { mode: OWNER_ONLY_DIR });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' && (await stat(dir)).isDirectory()) return;
     const parent = dirname(dir);
     if (code !== 'ENOENT' || parent === dir || (await exists(parent))) throw error;
     await makeDirectory(parent);
-    await mkdir(dir, { mode: 0o700 });
+    await mkdir(dir, { mode: OWNER_ONLY_DIR });
   }
 }
 

@@ -482,7 +482,9 @@ export function replay(start: SavedState | null, records: Buffer[]): SavedState 
       doc = { ...doc, ...parts, revision, savedAt };
     }
   }
-  return doc === start ? start : problemOf(doc);
+  if (doc === start) return start;
+  const result = checked(doc);
+  return result instanceof Unusable ? result.problem : result;
 }
 
 export const storageFailed = (reason: string) =>
@@ -508,16 +510,27 @@ const parseJson = (text: string): unknown => {
   }
 };
 
+/** Why a saved document cannot be used, and the label its file is moved aside with. */
+class Unusable {
+  constructor(
+    readonly label: string,
+    readonly problem: string,
+  ) {}
+}
+
 /** The document, or why it cannot be used. */
-function problemOf(data: unknown): SavedState | string {
-  if (data instanceof Error) return data.message;
+function checked(data: unknown): SavedState | Unusable {
+  if (data instanceof Error) return new Unusable('corrupt', data.message);
   const version = (data as { version?: unknown } | null)?.version;
   if (version !== SAVED_STATE_VERSION) {
-    return `format version ${String(version)}, this build reads ${SAVED_STATE_VERSION}`;
+    return new Unusable(
+      `v${String(version)}`,
+      `format version ${String(version)}, this build reads ${SAVED_STATE_VERSION}`,
+    );
   }
   if (!checkSavedState.Check(data)) {
     const error = checkSavedState.Errors(data).First();
-    return `${error?.path || '/'}: ${error?.message ?? 'does not match the format'}`;
+    return new Unusable('invalid', `${error?.path || '/'}: ${error?.message ?? 'does not match the format'}`);
   }
   return data;
 }
@@ -532,13 +545,9 @@ async function loadSnapshot(file: string, log: Logger): Promise<SavedState | nul
     await moveAside(file, 'unreadable', log, (error as Error).message);
     return null;
   }
-  const data = parseJson(text);
-  const problem = problemOf(data);
-  if (typeof problem !== 'string') return problem;
-  const version = (data as { version?: unknown } | null)?.version;
-  const label =
-    data instanceof Error ? 'corrupt' : version !== SAVED_STATE_VERSION ? `v${String(version)}` : 'invalid';
-  await moveAside(file, label, log, problem);
+  const doc = checked(parseJson(text));
+  if (!(doc instanceof Unusable)) return doc;
+  await moveAside(file, doc.label, log, doc.problem);
   return null;
 }
 

@@ -8,12 +8,11 @@ import { chmod, readFile, stat } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { createDataDir } from '../data-dir.ts';
+import { createDataDir, OWNER_ONLY } from '../data-dir.ts';
 
 const TOKEN_BYTES = 32;
 /** 32 bytes in base64url without padding: 43 characters of [A-Za-z0-9_-]. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-const OWNER_ONLY = 0o600;
 // Windows has no POSIX modes (stat reports 0o666 or 0o444): there the file relies on the ACL of the
 // user's profile folder that holds it.
 const CHECK_MODE = process.platform !== 'win32';

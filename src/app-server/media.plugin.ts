@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { OWNER_ONLY } from '../data-dir.ts';
 import { invalidPayload, ServiceError } from '../errors.ts';
 import { answers, okAnswer } from '../http/routes/shared.ts';
 import { MEDIA_PATH, mediaUrl } from '../protocol/media.ts';
@@ -111,7 +112,7 @@ const mediaPlugin: FastifyPluginAsyncTypebox = async (app) => {
       const id = `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.${image.ext}`;
       await mkdir(mediaDir, { recursive: true });
       // Named by their content: the same image twice is the same file.
-      await writeFile(join(mediaDir, id), bytes, { flag: 'w', mode: 0o600 });
+      await writeFile(join(mediaDir, id), bytes, { flag: 'w', mode: OWNER_ONLY });
       return { ok: true as const, media: { id, url: mediaUrl(id) } };
     },
   );

@@ -7,7 +7,7 @@
  */
 import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DataDirError, LOCK_FILE } from '../data-dir.ts';
+import { DataDirError, LOCK_FILE, OWNER_ONLY } from '../data-dir.ts';
 
 /** Where the server listens; null until it does (and `port` stays null while automation never opened). */
 export interface ServerPorts {
@@ -63,7 +63,7 @@ export class DataDirLock {
     for (let attempt = 0; attempt < 3; attempt++) {
       // Written aside, then linked into place: the lock never exists without its content.
       const temp = `${file}.${process.pid}`;
-      await writeFile(temp, `${JSON.stringify(info)}\n`, { mode: 0o600 });
+      await writeFile(temp, `${JSON.stringify(info)}\n`, { mode: OWNER_ONLY });
       try {
         await link(temp, file);
         return new DataDirLock(file, info);
@@ -93,7 +93,7 @@ export class DataDirLock {
     // Written aside and renamed over the lock, as acquire writes it: a server starting meanwhile
     // never reads an empty lock (which it would take for a stale one).
     const temp = `${this.file}.${process.pid}`;
-    await writeFile(temp, `${JSON.stringify(this.info)}\n`, { mode: 0o600 });
+    await writeFile(temp, `${JSON.stringify(this.info)}\n`, { mode: OWNER_ONLY });
     await rename(temp, this.file);
   }
 

@@ -8,8 +8,7 @@ import { writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-
-export const OWNER_ONLY = 0o600;
+import { OWNER_ONLY } from '../data-dir.ts';
 
 /** The journal, open for appending. */
 export interface JournalFile {
