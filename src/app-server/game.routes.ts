@@ -20,12 +20,12 @@ import {
   defaultSteamRoots,
   findCs2Installs,
   GAME_DATA_PATH,
-  installCfg,
+  installCfgIn,
   lanAddress,
 } from '../game/gsi-config.ts';
 import { peerOf } from '../http/access-hooks.ts';
 import { answers, okAnswer } from '../http/routes/shared.ts';
-import { GameStatusSchema } from '../protocol/game.ts';
+import { GameStatusSchema, InstallStateSchema } from '../protocol/game.ts';
 import { strict } from '../schemas.ts';
 
 /**
@@ -36,16 +36,6 @@ import { strict } from '../schemas.ts';
  */
 export const GAME_FRAME_LIMIT = 1024 * 1024;
 
-const InstallSchema = Type.Object({
-  cs2Dir: Type.String(),
-  path: Type.String(),
-  state: Type.Union([
-    Type.Literal('current'),
-    Type.Literal('outdated'),
-    Type.Literal('missing'),
-    Type.Literal('unreadable'),
-  ]),
-});
 const GameSetupSchema = {
   status: GameStatusSchema,
   fileName: Type.String(),
@@ -54,7 +44,7 @@ const GameSetupSchema = {
     description:
       "The cfg file for a game on another PC (this machine's local-network address); null without one",
   }),
-  installs: Type.Array(InstallSchema, {
+  installs: Type.Array(InstallStateSchema, {
     description: 'CS2 installs found through Steam, and their cfg file',
   }),
 };
@@ -82,10 +72,11 @@ const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
     appPort: (app.server.address() as AddressInfo | null)?.port ?? 0,
     token: service.game.token,
   });
-  const setup = async () => {
+  /** What Integrations > Game shows; `found`: the installs just scanned, not scanned again. */
+  const setup = async (found?: string[]) => {
     const cfg = cfgText(target('127.0.0.1'));
     const lan = lanAddress();
-    const installs = await findCs2Installs(defaultSteamRoots());
+    const installs = found ?? (await findCs2Installs(defaultSteamRoots()));
     return {
       ok: true as const,
       status: service.game.status(),
@@ -97,7 +88,7 @@ const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   gameDataRoute(app);
-  app.get('/api/panel/game', { schema: { response: answers(okAnswer(GameSetupSchema)) } }, setup);
+  app.get('/api/panel/game', { schema: { response: answers(okAnswer(GameSetupSchema)) } }, () => setup());
   app.post(
     '/api/panel/game/install',
     { schema: { response: answers(okAnswer(GameSetupSchema)) } },
@@ -111,8 +102,8 @@ const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'no CS2 install found in the Steam libraries: copy the file into <CS2 folder>/game/csgo/cfg yourself',
         );
       }
-      for (const dir of installs) await installCfg(dir, cfgText(target(host)));
-      return setup();
+      await installCfgIn(installs, cfgText(target(host)));
+      return setup(installs);
     },
   );
 };

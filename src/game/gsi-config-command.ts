@@ -14,7 +14,7 @@ import {
   cfgText,
   defaultSteamRoots,
   findCs2Installs,
-  installCfg,
+  installCfgIn,
   lanAddress,
 } from './gsi-config.ts';
 
@@ -58,10 +58,7 @@ export async function runGsiConfig(options: GsiConfigOptions, io: Output): Promi
       );
       return 1;
     }
-    for (const dir of dirs) {
-      const state = await installCfg(dir, text);
-      io.out(`installed ${state.path}\n`);
-    }
+    for (const state of await installCfgIn(dirs, text)) io.out(`installed ${state.path}\n`);
     io.out('CS2 reads the file when it starts: restart it if it is running.\n');
     return 0;
   }

@@ -8,6 +8,7 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'vdf-parser';
+import type { InstallState } from '../protocol/game.ts';
 
 export const CFG_FILE_NAME = 'gamestate_integration_hudautomation.cfg';
 /** Where the game reads gamestate_integration_*.cfg, inside its install folder. */
@@ -150,13 +151,7 @@ export const readVdf = (text: string) =>
 
 export const cfgPathIn = (cs2Dir: string) => join(cs2Dir, CFG_SUBDIR, CFG_FILE_NAME);
 
-export type CfgState = 'current' | 'outdated' | 'missing' | 'unreadable';
-
-export interface InstallState {
-  cs2Dir: string;
-  path: string;
-  state: CfgState;
-}
+export type { CfgState, InstallState } from '../protocol/game.ts';
 
 /** Whether the installed file says what `text` says (same address, token, timings and sections). */
 export async function cfgStateIn(cs2Dir: string, text: string): Promise<InstallState> {
@@ -179,4 +174,11 @@ export async function installCfg(cs2Dir: string, text: string): Promise<InstallS
   await mkdir(join(cs2Dir, CFG_SUBDIR), { recursive: true });
   await writeFile(cfgPathIn(cs2Dir), text, 'utf8');
   return cfgStateIn(cs2Dir, text);
+}
+
+/** Writes the cfg into each install, one after the other; what each holds afterwards. */
+export async function installCfgIn(cs2Dirs: readonly string[], text: string): Promise<InstallState[]> {
+  const states: InstallState[] = [];
+  for (const dir of cs2Dirs) states.push(await installCfg(dir, text));
+  return states;
 }

@@ -142,3 +142,16 @@ export const GameMessage = Type.Object(
   { additionalProperties: false, description: 'Live game data: not state, no revision' },
 );
 export type GameMessage = Static<typeof GameMessage>;
+
+/** The game's cfg file in one CS2 install, as Integrations > Game and `gsi-config --check` tell it. */
+export const CfgStateSchema = OneOf(['current', 'outdated', 'missing', 'unreadable'] as const, {
+  description: 'current: as this server would write it; outdated: another port, address or token',
+});
+export type CfgState = Static<typeof CfgStateSchema>;
+
+export const InstallStateSchema = Type.Object({
+  cs2Dir: Type.String(),
+  path: Type.String(),
+  state: CfgStateSchema,
+});
+export type InstallState = Static<typeof InstallStateSchema>;

@@ -5,7 +5,7 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import type { GameStatus } from '../../protocol/index.ts';
+import type { GameStatus, InstallState } from '../../protocol/index.ts';
 import { gameLive, gameStatus, serverClockOffset } from '../shared/game-store.ts';
 import { match, panelStatus, state } from '../shared/store.ts';
 import { request } from './api.ts';
@@ -16,7 +16,7 @@ interface GameSetup {
   fileName: string;
   cfg: string;
   lanCfg: string | null;
-  installs: Array<{ cs2Dir: string; path: string; state: 'current' | 'outdated' | 'missing' | 'unreadable' }>;
+  installs: InstallState[];
 }
 
 const INSTALL_STATE = {
