@@ -4,8 +4,10 @@
  * (and so the revision and the saved state) when they change; everything else goes to the pages as
  * `game` messages with what changed, at the rate the frames come.
  */
+
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { dequal } from 'dequal';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
 import type { GameSide } from '../../machines/game-sides.ts';
@@ -64,7 +66,8 @@ export interface LiveStats {
 
 const EMPTY_LIVE: GameLive = { map: null, round: null, bomb: null, observed: null, players: {} };
 
-const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+/** Equal content: a structural comparison, not both sides serialised (a frame comes ten times a second). */
+const same = dequal;
 
 /** The parts of `next` that differ from `previous`; players by steamid, null for one who left. */
 export function diffLive(previous: GameLive, next: GameLive): GameLivePatch | null {
