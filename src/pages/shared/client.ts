@@ -89,20 +89,11 @@ export class Client {
 
   /** Runs a command; resolves with the server's result (never rejects: failures are results too). */
   trigger(action: string, payload?: unknown): Promise<CommandResult> {
-    const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) {
-      return Promise.resolve(
-        localFailure(
-          action,
-          'Not connected to the server: the command was not sent. Try again once connected.',
-        ),
-      );
-    }
-    const id = `c${this.nextId++}`;
-    return new Promise((resolve) => {
-      this.pending.set(id, { action, resolve });
-      this.send({ type: 'trigger', id, action, ...(payload === undefined ? {} : { payload }) });
-    });
+    return this.request(
+      action,
+      'Not connected to the server: the command was not sent. Try again once connected.',
+      (id) => ({ type: 'trigger', id, action, ...(payload === undefined ? {} : { payload }) }),
+    );
   }
 
   /**
@@ -110,14 +101,26 @@ export class Client {
    * the server's result, as trigger does.
    */
   report(report: unknown): Promise<CommandResult> {
+    return this.request('overlay_report', 'Not connected to the server', (id) => ({
+      type: 'report',
+      id,
+      report,
+    }));
+  }
+
+  /** Sends a message answered by id; resolves with the answer, or at once with `offline` when not connected. */
+  private request(
+    action: string,
+    offline: string,
+    message: (id: string) => ClientMessage,
+  ): Promise<CommandResult> {
     const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) {
-      return Promise.resolve(localFailure('overlay_report', 'Not connected to the server'));
-    }
-    const id = `r${this.nextId++}`;
+    if (!socket || socket.readyState !== WebSocket.OPEN)
+      return Promise.resolve(localFailure(action, offline));
+    const id = `c${this.nextId++}`;
     return new Promise((resolve) => {
-      this.pending.set(id, { action: 'overlay_report', resolve });
-      this.send({ type: 'report', id, report });
+      this.pending.set(id, { action, resolve });
+      this.send(message(id));
     });
   }
 
