@@ -57,11 +57,11 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    done();
     // Game frames come many times a second: Integrations > Game shows them; refused ones are listed.
     // (The raw path, not request.routeOptions: Fastify builds that object on every read.)
-    if (reply.statusCode < 400 && request.url.startsWith(GAME_DATA_PATH)) return;
-    recordRequest(service, request, reply, 'http', pathOf(request.url));
+    const gameFrame = reply.statusCode < 400 && request.url.startsWith(GAME_DATA_PATH);
+    if (!gameFrame) recordRequest(service, request, reply, 'http', pathOf(request.url));
+    done();
   });
 }
 
