@@ -6,7 +6,7 @@ import type { StorageStatus } from './answer-schemas.ts';
 import { HudStateSchema } from './answer-schemas.ts';
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
-import type { HudState, HudStateBefore, HudStateKey } from './views.ts';
+import type { HudState, HudStateKey } from './views.ts';
 import { hudStateOf, matchSummaryOf, presetsOf, productionOf, revealOf, vetoStatusOf } from './views.ts';
 import type { EventData, EventMessage, EventName } from './ws/protocol.ts';
 
@@ -116,14 +116,14 @@ export class StateHub {
   readonly emitter: Emitter<HubEvents> = mitt<HubEvents>();
   #revision: number;
   #snapshots: Snapshots;
-  /** #snapshots was handed out (or kept as a commit's "before"): the next change copies it first. */
+  /** #snapshots was handed out (or kept as #hudSnapshots): the next change copies it first. */
   #snapshotsShared = true;
   #dirty = new Set<ActorKey>();
   #depth = 0;
   #commitScheduled = false;
   #hud: HudState;
-  /** The snapshots #hud was built from. */
-  #hudBefore: HudStateBefore;
+  /** The snapshots #hud was built from: its parts whose snapshot is still the same are reused. */
+  #hudSnapshots: Snapshots;
   #storage: StorageStatus;
   #storageChanged = false;
   #computed = new Map<EventName, Computed>();
@@ -138,7 +138,7 @@ export class StateHub {
     this.#storage = storage;
     this.#snapshots = system.snapshots();
     this.#hud = hudStateOf(this.#snapshots, revision, storage);
-    this.#hudBefore = { snapshots: this.#snapshots, state: this.#hud };
+    this.#hudSnapshots = this.#snapshots;
     for (const view of VIEWS) {
       this.#computed.set(view.event, {
         inputs: view.inputs(this.#snapshots),
@@ -259,8 +259,9 @@ export class StateHub {
 
     const events: Array<{ event: EventName; data: unknown }> = [];
     if (storageChanged || HUD_SOURCES.some((key) => dirty.has(key))) {
-      const next = hudStateOf(this.#snapshots, this.#revision, this.#storage, this.#hudBefore);
-      this.#hudBefore = { snapshots: this.#snapshots, state: next };
+      const before = { snapshots: this.#hudSnapshots, state: this.#hud };
+      const next = hudStateOf(this.#snapshots, this.#revision, this.#storage, before);
+      this.#hudSnapshots = this.#snapshots;
       this.#snapshotsShared = true;
       const changed = changedFields(this.#hud, next);
       this.#hud = next;

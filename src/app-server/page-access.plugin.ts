@@ -11,7 +11,7 @@ import { extractQueryToken, extractToken } from '../access/access-token.ts';
 import { hasSession } from '../access/sign-in.ts';
 import { ServiceError } from '../errors.ts';
 import { GAME_DATA_PATH } from '../game/gsi-config.ts';
-import { peerOf, recordRequest } from '../http/access-hooks.ts';
+import { pathOf, peerOf, recordRequest } from '../http/access-hooks.ts';
 import { closeAfterRefusal } from '../http/connection-limits.ts';
 import { sendError } from '../http/error-envelope.ts';
 import { hostRefusal } from '../http/host-check.ts';
@@ -88,7 +88,7 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
  * /api/%70anel/token and /gsi/ meet the rules of /api/panel/token and /gsi, whose handlers they reach.
  */
 function routedPath(url: string): string {
-  const raw = url.split('?')[0] ?? '';
+  const raw = pathOf(url);
   let path = raw;
   try {
     path = decodeURIComponent(raw);

@@ -4,7 +4,6 @@
  * (and so the revision and the saved state) when they change; everything else goes to the pages as
  * `game` messages with what changed, at the rate the frames come.
  */
-
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { dequal } from 'dequal';
