@@ -82,7 +82,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
     const topbar = page.locator('[data-topbar]');
     // No game data: the map score of the map in play (map 2, 7:5).
     await page.locator('[data-topbar][data-game="off"] [data-score-source="map"]').waitFor();
-    expect(await topbar.locator('[data-score="A"]').textContent()).toBe('7');
+    await expect.poll(() => topbar.locator('[data-score="A"]').textContent()).toBe('7');
     expect(await page.locator('[data-panel="players"]').getAttribute('data-visible')).toBe('false');
 
     const frames = await roundFrames();

@@ -147,6 +147,8 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
     const page = await overlay(server);
     await seriesInProgress(server);
     await ok(server, 'show_veto');
+    // Events arrive in revision order: once the veto panel shows, the series before it is on the page.
+    await panel(page, 'veto', true);
     const bar = page.locator('[data-topbar]');
     await expect(bar.locator('[data-team="B"]').textContent()).resolves.toBe('FaZe Clan');
     await expect(bar.locator('[data-series-score="A"]').textContent()).resolves.toBe('1');
