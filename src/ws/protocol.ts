@@ -45,7 +45,7 @@ export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 export const AUTH_DEADLINE_MS = 5_000;
 export const PING_INTERVAL_MS = 30_000;
 
-const Id = Type.Union([Type.String({ maxLength: 128 }), Type.Number()], {
+export const MessageId = Type.Union([Type.String({ maxLength: 128 }), Type.Number()], {
   description: 'Chosen by the client; echoed in the answer',
 });
 
@@ -57,7 +57,7 @@ export const AuthMessage = Type.Object(
 export const TriggerMessage = Type.Object(
   {
     type: Type.Literal('trigger'),
-    id: Type.Optional(Id),
+    id: Type.Optional(MessageId),
     action: Type.String({ maxLength: 64, description: 'A command id from GET /api/actions' }),
     payload: Type.Optional(Type.Unknown({ description: 'The command payload, as over HTTP' })),
   },
@@ -65,19 +65,19 @@ export const TriggerMessage = Type.Object(
 );
 
 export const PingMessage = Type.Object(
-  { type: Type.Literal('ping'), id: Type.Optional(Id) },
+  { type: Type.Literal('ping'), id: Type.Optional(MessageId) },
   { additionalProperties: false, description: 'Application-level ping (browsers cannot send ping frames)' },
 );
 
 export const SnapshotRequest = Type.Object(
-  { type: Type.Literal('snapshot'), id: Type.Optional(Id) },
+  { type: Type.Literal('snapshot'), id: Type.Optional(MessageId) },
   { additionalProperties: false, description: 'Asks for a fresh snapshot, e.g. after a revision gap' },
 );
 
 export const ReportMessage = Type.Object(
   {
     type: Type.Literal('report'),
-    id: Type.Optional(Id),
+    id: Type.Optional(MessageId),
     report: Type.Unknown({
       description:
         'What the HUD overlay shows: the payload of overlay_report (panel flags, its colour presets, opened)',
@@ -99,7 +99,7 @@ export const ClientMessage = Type.Union([
 export type ClientMessage = Static<typeof ClientMessage>;
 
 const Revision = Type.Integer({ minimum: 0 });
-const NullableId = Type.Union([Id, Type.Null()]);
+const NullableId = Type.Union([MessageId, Type.Null()]);
 const ErrorCodeSchema = OneOf(Object.keys(ERROR_STATUS) as ErrorCode[]);
 
 /** Everything a client needs to draw the HUD from scratch. */

@@ -80,8 +80,21 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
         fail: (error) => context.fault(error, 'message'),
       })
     : receive;
-  // Listeners first, synchronously: a message that arrives before them would be lost.
-  socket.on('message', (data, isBinary) => take(isBinary ? '' : data.toString()));
+  // Listeners first, synchronously: a message that arrives before them would be lost. A fault of
+  // ours in handling one is logged and answered: it never leaves the listener (it would end the process).
+  socket.on('message', (data, isBinary) => {
+    try {
+      take(isBinary ? '' : data.toString());
+    } catch (error) {
+      context.fault(error, 'message');
+      fanout.send(client, {
+        type: 'error',
+        id: null,
+        error: 'internal_error',
+        message: 'internal error: see the service log',
+      });
+    }
+  });
   socket.on('pong', () => {
     client.alive = true;
   });

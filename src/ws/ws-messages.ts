@@ -1,4 +1,5 @@
-import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { TSchema } from '@sinclair/typebox';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { RateLimitedError } from '../access/rate-limit.ts';
 import { ServiceError } from '../errors.ts';
 import { toServiceError } from '../http/error-envelope.ts';
@@ -6,10 +7,24 @@ import { brandingOf } from '../saved-state.ts';
 import type { Service } from '../service.ts';
 import { snapshotViewOf } from '../views.ts';
 import type { ClientMessage, PanelStatus, Snapshot } from './protocol.ts';
-import { CLOSE, ClientMessage as ClientMessageSchema } from './protocol.ts';
+import { CLOSE, ClientMessage as ClientMessageSchema, MessageId } from './protocol.ts';
 import type { WsClient, WsFanout } from './ws-fanout.ts';
 
 const checkMessage = TypeCompiler.Compile(ClientMessageSchema);
+/** Each message type's own check, to say what is wrong with a message of a known type. */
+const checkOfType = new Map<string, TypeCheck<TSchema>>(
+  ClientMessageSchema.anyOf.map((schema) => [schema.properties.type.const, TypeCompiler.Compile(schema)]),
+);
+const checkId = TypeCompiler.Compile(MessageId);
+
+/**
+ * The id to echo in the answer to a message the protocol refuses: its own when the protocol allows
+ * it, else null (a 129-character string or a number JSON cannot carry back is not echoed).
+ */
+const echoedId = (message: unknown): string | number | null => {
+  const id = (message as { id?: unknown } | null | undefined)?.id;
+  return checkId.Check(id) ? id : null;
+};
 
 /** What the message handlers work with: the service, the connections, the request log. */
 export interface WsContext {
@@ -131,8 +146,8 @@ export function refuseMessage(
     client.socket.close(CLOSE.rateLimited, error.message);
     return;
   }
-  const message = parseJson(text) as { type?: unknown; id?: unknown; action?: unknown } | undefined;
-  const id = typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null;
+  const message = parseJson(text) as { type?: unknown; action?: unknown } | undefined;
+  const id = echoedId(message);
   if (message?.type === 'trigger' && typeof message.action === 'string') {
     context.fanout.send(client, {
       type: 'result',
@@ -156,11 +171,12 @@ export function handleMessage(context: WsContext, client: WsClient, message: unk
     return;
   }
   if (!checkMessage.Check(message)) {
-    const problem = checkMessage.Errors(message).First();
-    const id = (message as { id?: unknown } | null)?.id;
+    const type = (message as { type?: unknown } | null)?.type;
+    const check = (typeof type === 'string' && checkOfType.get(type)) || checkMessage;
+    const problem = check.Errors(message).First();
     context.fanout.send(client, {
       type: 'error',
-      id: typeof id === 'string' || typeof id === 'number' ? id : null,
+      id: echoedId(message),
       error: 'invalid_payload',
       message: `not a message of the protocol (trigger, ping, snapshot, report)${problem ? `: ${problem.path || '/'} ${problem.message}` : ''}`,
     });

@@ -155,6 +155,34 @@ describe('WebSocket protocol', () => {
     expect(await client.waitFor((m) => m.type === 'result')).toMatchObject({ ok: true, id: 'ok' });
   });
 
+  it('an id the protocol cannot carry back is not echoed: the answer says why and the server lives on', async () => {
+    const server = await build();
+    // The automation server's socket and a HUD page's socket on the application server.
+    for (const url of [server.wsUrl, `${server.appUrl.replace('http', 'ws')}/ws?role=overlay`]) {
+      const client = await connect(url);
+      await client.waitFor((m) => m.type === 'hello');
+      const long = 'x'.repeat(129);
+      for (const bad of [
+        `{"type":"ping","id":"${long}"}`,
+        '{"type":"ping","id":1e400}',
+        `{"type":"snapshot","id":"${long}"}`,
+        `{"type":"trigger","id":"${long}","action":"show_stats"}`,
+        '{"type":"trigger","id":-1e400,"action":"show_stats"}',
+      ]) {
+        client.send(bad);
+        const answer = await client.waitForNew((m) => m.type === 'error');
+        expect(answer, bad).toMatchObject({ type: 'error', id: null, error: 'invalid_payload' });
+        expect(answer.message, bad).toMatch(/\/id/);
+      }
+      client.send({ type: 'ping', id: 'x'.repeat(128) });
+      expect(await client.waitForNew((m) => m.type === 'pong')).toMatchObject({ id: 'x'.repeat(128) });
+      client.close();
+    }
+    expect((await get(server, '/health')).status).toBe(200);
+    // Refused triggers ran nothing.
+    expect((await get(server, '/api/state')).body.state.revision).toBe(0);
+  });
+
   it('an oversized message closes the socket with 1009', async () => {
     const server = await build();
     const client = await connect(server.wsUrl);
