@@ -301,6 +301,7 @@ export class GameData implements LiveStats {
     }
     if (!SCORED.has(map.phase)) return index + 1;
     const aOnCt = match.teamASide === 'CT';
+    // The series records 0 to 99 (the payload already refuses a team score below 0 or above 999).
     const scoreA = Math.min(99, aOnCt ? map.ctScore : map.tScore);
     const scoreB = Math.min(99, aOnCt ? map.tScore : map.ctScore);
     const sameScore = entry.scoreA === scoreA && entry.scoreB === scoreB;

@@ -9,13 +9,21 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 
 const Text = (maxLength = 256) => Type.String({ maxLength });
-const Int = Type.Integer();
+/**
+ * The game's counters (money, damage, kills: kills go below 0 with team kills) stay far inside a
+ * million; a number beyond that is not the game's, and sums of such numbers would overflow.
+ */
+const Int = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 });
 /** The game writes countdowns as text ("13.4"); accept a number too. */
 const Seconds = Type.Union([Type.String({ maxLength: 32 }), Type.Number()]);
 const loose = <T extends Record<string, TSchema>>(properties: T) =>
   Type.Partial(Type.Object(properties, { additionalProperties: true }));
 
-export const GsiTeam = loose({ score: Int, name: Text(128), flag: Text(16) });
+export const GsiTeam = loose({
+  score: Type.Integer({ minimum: 0, maximum: 999 }),
+  name: Text(128),
+  flag: Text(16),
+});
 
 export const GsiMap = loose({
   mode: Text(64),
@@ -75,10 +83,11 @@ export const GsiPayload = loose({
   // Some builds write the timestamp as text.
   provider: loose({
     name: Text(),
-    appid: Int,
-    version: Int,
+    // Not counters: an app id, a build number, a Unix time.
+    appid: Type.Integer(),
+    version: Type.Integer(),
     steamid: Text(32),
-    timestamp: Type.Union([Int, Type.String({ maxLength: 32 })]),
+    timestamp: Type.Union([Type.Integer(), Type.String({ maxLength: 32 })]),
   }),
   map: GsiMap,
   round: GsiRound,

@@ -229,13 +229,28 @@ describe('refused frames', () => {
   });
 
   it('bad input answers the envelope (400, 413), never a 500, and changes nothing', async () => {
-    const server = await build();
+    const dataDir = await tempDir();
+    const server = await build({ dataDir });
+    await seriesWithDust2(server);
     const before = await state(server);
+    const matchBefore = await match(server);
+    // A HUD page follows the game: what it is sent must stay sendable.
+    const page = await connect(`${server.appUrl.replace('http', 'ws')}/ws?role=overlay`);
+    await page.waitFor((m) => m.type === 'hello');
     const token = server.service.game.token;
-    const bad = structuredClone(await fixture(FAZE_NAVI));
-    bad.allplayers['76561198016255205'].state.health = 'full';
+    const capture = await fixture(FAZE_NAVI);
+    const changed = (change: (frame: Frame) => void) => {
+      const frame = structuredClone(capture);
+      change(frame);
+      return withToken(frame, token);
+    };
+    const player = '76561198016255205';
     const cases: Array<[unknown, number, string]> = [
-      [withToken(bad, token), 400, 'invalid_payload'],
+      [changed((f) => (f.allplayers[player].state.health = 'full')), 400, 'invalid_payload'],
+      // Numbers the game never sends: damage whose sum overflows, a negative team score.
+      [changed((f) => (f.allplayers[player].state.round_totaldmg = 1e308)), 400, 'invalid_payload'],
+      [changed((f) => (f.map.team_ct.score = -5)), 400, 'invalid_payload'],
+      [changed((f) => (f.map.team_t.score = 1000)), 400, 'invalid_payload'],
       ['{"auth":', 400, 'invalid_payload'],
       [[1, 2], 400, 'invalid_payload'],
       [`{"auth":{"token":"${token}"},"pad":"${'x'.repeat(1024 * 1024)}"}`, 413, 'payload_too_large'],
@@ -246,6 +261,13 @@ describe('refused frames', () => {
       expect(answer.body.ok).toBe(false);
     }
     expect(await state(server)).toEqual(before);
+    expect(await match(server)).toEqual(matchBefore);
+    page.send({ type: 'ping', id: 'still here' });
+    expect(await page.waitFor((m) => m.type === 'pong')).toMatchObject({ id: 'still here' });
+    // And what was saved starts again as it was.
+    await server.close();
+    const again = await build({ dataDir });
+    expect(await match(again)).toEqual(matchBefore);
   });
 
   it('takes a ten-player frame with 25 grenades, five of them burning molotovs (DERIVED)', async () => {
