@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
-import { type BuildOptions, build, command, get } from '../helpers/build.ts';
+import { type BuildOptions, build, command, get, tempDir } from '../helpers/build.ts';
 import {
   asMatchV2,
   type DataApiMatch,
@@ -443,6 +443,30 @@ describe('import_match_veto from FACEIT over the API', () => {
       expect(after.veto).toEqual({ active: false });
     });
   }
+});
+
+describe('an imported team within the limits of set_teams', () => {
+  it('a name over 64 UTF-16 units is cut between characters, a logo address over 2048 left out; a restart keeps them', async () => {
+    const room = FACEIT.eu;
+    const name = `${'A'.repeat(60)}🔥🔥🔥`; // 63 characters, 66 UTF-16 units
+    const logo = `https://cdn.example.org/${'l'.repeat(3000)}.png`;
+    const match = structuredClone(room.match);
+    if (!match.teams.faction1 || !match.teams.faction2) throw new Error('the fixture has both factions');
+    match.teams.faction1.name = name;
+    match.teams.faction1.avatar = logo;
+    const dataDir = await tempDir();
+    const { server } = await serviceWith(
+      { ...faceitRoutes(room, true), [dataApiPath(match.match_id)]: json(match) },
+      { apiKey: true, dataDir },
+    );
+    const answer = await command(server, 'import_match_veto', { platformMatchId: match.match_id });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.result.teamA).toEqual({ name: `${'A'.repeat(60)}🔥🔥` });
+    const before = await observed(server);
+    await server.close();
+    const again = await build({ dataDir });
+    expect((await observed(again)).match).toEqual(before.match);
+  });
 });
 
 describe('apply, show and the revision', () => {
