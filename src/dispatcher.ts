@@ -26,7 +26,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 /** The payload as the command's type: strings become numbers and booleans where the schema says so. */
 export function checkPayload(id: string, check: TypeCheck<TSchema> | null, raw: unknown): unknown {
-  const empty = raw === undefined || raw === null || (isPlainObject(raw) && Object.keys(raw).length === 0);
+  // No body, or {}: `null` is a JSON value that is not an object, refused as `[]` or `"x"` are.
+  const empty = raw === undefined || (isPlainObject(raw) && Object.keys(raw).length === 0);
   if (!check) {
     if (!empty) throw invalidPayload(`${id} takes no payload: send no body or {}`);
     return undefined;

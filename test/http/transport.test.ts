@@ -141,6 +141,21 @@ describe('HTTP transport', () => {
       body: '{"scene":"versus","__proto__":{"polluted":true}}',
     });
     expect(proto.status).toBe(400);
+    expect(proto.body).toMatchObject({
+      error: 'invalid_payload',
+      message: expect.stringContaining('__proto__'),
+    });
+    // A command without payload takes no body or {}; null is a JSON value that is not an object.
+    const noPayload = await raw(`${server.httpUrl}/api/actions/show_scoreboard`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'null',
+    });
+    expect(noPayload.status).toBe(400);
+    expect(noPayload.body).toMatchObject({
+      error: 'invalid_payload',
+      message: expect.stringContaining('no payload'),
+    });
     expect((await get(server, '/api/state')).body.state).toMatchObject({ revision: 0, senScene: null });
   });
 
