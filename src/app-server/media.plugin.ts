@@ -8,10 +8,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import send from '@fastify/send';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { OWNER_ONLY } from '../data-dir.ts';
+import { checkPayload } from '../dispatcher.ts';
 import { invalidPayload, ServiceError } from '../errors.ts';
 import { answers, okAnswer } from '../http/routes/shared.ts';
 import { MEDIA_PATH, mediaUrl } from '../protocol/media.ts';
@@ -57,6 +59,7 @@ const UploadSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+const checkUpload = TypeCompiler.Compile(UploadSchema);
 
 /** Sends one file with ranges (a video element seeks), or the envelope when it cannot. */
 async function sendFile(
@@ -97,12 +100,13 @@ const mediaPlugin: FastifyPluginAsyncTypebox = async (app) => {
     {
       bodyLimit: Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 1024,
       schema: {
-        body: UploadSchema,
         response: answers(okAnswer({ media: Type.Object({ id: MediaIdSchema, url: Type.String() }) })),
       },
     },
     async (request) => {
-      const bytes = Buffer.from(request.body.data, 'base64');
+      // Checked as every payload is (the envelope's invalid_payload, unknown fields refused).
+      const { data } = checkPayload('media', checkUpload, request.body) as Static<typeof UploadSchema>;
+      const bytes = Buffer.from(data, 'base64');
       if (bytes.length === 0) throw invalidPayload('data: the image is empty (send it base64)');
       if (bytes.length > MAX_IMAGE_BYTES) {
         throw invalidPayload(`data: the image is over ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
@@ -127,21 +131,20 @@ const mediaPlugin: FastifyPluginAsyncTypebox = async (app) => {
     });
   });
 
-  app.get(
-    '/replay',
-    { schema: { querystring: Type.Object({ path: Type.String() }) } },
-    async (request, reply) => {
-      const { path } = request.query;
-      // Only a path OBS reported: never a file a caller names.
-      if (!replays.includes(path)) {
-        throw new ServiceError(
-          'not_found',
-          'no saved replay at that path: only the clips OBS reported are served',
-        );
-      }
-      return sendFile(request, reply, path, { 'cache-control': 'no-cache' });
-    },
-  );
+  app.get<{ Querystring: { path?: string | string[] } }>('/replay', async (request, reply) => {
+    const { path } = request.query;
+    if (typeof path !== 'string' || path === '') {
+      throw invalidPayload('path: name one clip OBS saved, as GET /replay?path=<its path>');
+    }
+    // Only a path OBS reported: never a file a caller names.
+    if (!replays.includes(path)) {
+      throw new ServiceError(
+        'not_found',
+        'no saved replay at that path: only the clips OBS reported are served',
+      );
+    }
+    return sendFile(request, reply, path, { 'cache-control': 'no-cache' });
+  });
 };
 
 export default fp(mediaPlugin, { name: 'media', dependencies: ['service', 'error-envelope', 'page-access'] });

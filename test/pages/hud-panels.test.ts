@@ -165,6 +165,19 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => 
       body: JSON.stringify({ data: 'iVBORw0KGgo=' }),
     });
     expect(anonymous.status).toBe(401);
+    // Checked as every payload: no field dropped or turned into text on the way.
+    for (const body of ['{}', '[]', 'null', '{"data":"iVBORw0KGgo=","name":"x"}', '{"data":123}']) {
+      const refused = await fetch(`${server.appUrl}/api/panel/media`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: api.cookie },
+        body,
+      });
+      expect(refused.status, body).toBe(400);
+      expect(await refused.json(), body).toMatchObject({ ok: false, error: 'invalid_payload' });
+    }
+    const noPath = await fetch(`${server.appUrl}/replay`);
+    expect(noPath.status).toBe(400);
+    expect(await noPath.json()).toMatchObject({ ok: false, error: 'invalid_payload' });
     expect((await fetch(`${server.appUrl}/media/..%2Fstate.json`)).status).toBe(404);
     const bad = await api.settings({ branding: { eventLogo: '../state.json' } });
     expect(bad.status).toBe(400);
