@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
 import accessPlugin from './http/access-hooks.ts';
+import { answerConnect } from './http/client-error.ts';
 import { registerPublicCors } from './http/cors.ts';
 import errorEnvelopePlugin from './http/error-envelope.ts';
 import jsonBodyPlugin from './http/json-body.plugin.ts';
@@ -30,6 +31,7 @@ export interface AppOptions {
 export async function buildApp({ service, logger, applySettings }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(service, logger)).withTypeProvider<TypeBoxTypeProvider>();
   useServiceSerializer(app);
+  answerConnect(service, app.server);
 
   await app.register(servicePlugin, { service });
   await app.register(errorEnvelopePlugin);

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
+import { answerConnect } from '../http/client-error.ts';
 import errorEnvelopePlugin from '../http/error-envelope.ts';
 import jsonBodyPlugin from '../http/json-body.plugin.ts';
 import readRoutes from '../http/routes/read.routes.ts';
@@ -31,12 +32,13 @@ export interface AppServerOptions extends PanelRoutesOptions {
 }
 
 /**
- * The application server: the operator app (the main window), later the HUD overlay and the scene
- * pages, over the same service as the automation server: one dispatcher, one revision.
+ * The application server: the operator app (the main window), the HUD overlay and the scene pages,
+ * over the same service as the automation server: one dispatcher, one revision.
  */
 export async function buildAppServer(options: AppServerOptions): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(options.service, options.logger)).withTypeProvider<TypeBoxTypeProvider>();
   useServiceSerializer(app);
+  answerConnect(options.service, app.server);
 
   await app.register(servicePlugin, { service: options.service });
   await app.register(errorEnvelopePlugin);

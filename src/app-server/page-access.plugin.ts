@@ -30,7 +30,7 @@ const PANEL_API = '/api/panel/';
 
 async function refusalOf(request: FastifyRequest, service: Service): Promise<ServiceError | null> {
   const { host, origin } = request.headers;
-  const foreignHost = hostRefusal(host);
+  const foreignHost = hostRefusal(host, request.raw.httpVersion);
   if (foreignHost) return foreignHost;
   const upgrade = isUpgrade(request);
   const reading = (request.method === 'GET' || request.method === 'HEAD') && !upgrade;

@@ -130,7 +130,7 @@ function refusalOf(
   request: FastifyRequest,
   service: Service,
 ): ServiceError | null | Promise<ServiceError | null> {
-  const foreignHost = hostRefusal(request.headers.host);
+  const foreignHost = hostRefusal(request.headers.host, request.raw.httpVersion);
   if (foreignHost) return foreignHost;
   const peer = peerOf(request.socket, request.ip);
   const upgrade = isUpgrade(request);

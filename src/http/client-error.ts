@@ -4,7 +4,7 @@
  * time-outs). They get the service's envelope like any other failure, and a peer that is not this
  * machine gets its access answer (401/403) instead of any detail about what was wrong.
  */
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { decideAccess } from '../access/access-policy.ts';
@@ -60,7 +60,7 @@ export function frameworkErrorHandler(service: Service) {
     const peer = peerOf(socket, request.ip);
     // The same order as for routed requests: Host, the rate limit, then address class and token.
     const failure =
-      hostRefusal(request.headers.host) ??
+      hostRefusal(request.headers.host, request.raw.httpVersion) ??
       (peer.class === 'loopback' ? null : await rateLimitRefusal(service, peer.address)) ??
       accessRefusal(service, socket, request.headers) ??
       FRAMEWORK_ERRORS[error.code]?.((request.raw.url ?? '').split('?')[0] ?? '') ??
@@ -142,18 +142,39 @@ export function clientErrorHandler(service: Service): ClientErrorHandler {
       socket.destroy();
       return;
     }
-    service.recent.add({
-      transport: 'http',
-      request: 'unreadable request',
-      status: failure.status,
-      error: failure.code,
-      address: canonicalAddress(socket.remoteAddress) ?? 'unknown',
-    });
-    const body = JSON.stringify(failure.toBody());
-    socket.end(
-      `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-    // A peer that keeps sending must not keep the socket: gone once the answer is written.
-    socket.destroySoon();
+    answerRaw(service, socket, 'unreadable request', failure);
   };
+}
+
+/**
+ * Node hands a CONNECT request (a proxy's tunnel) to a `connect` listener and, without one, drops
+ * the connection unanswered. This is no proxy: 501 in the envelope, after the access answer.
+ */
+export function answerConnect(service: Service, server: Server): void {
+  server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    const failure =
+      accessRefusal(service, socket, request.headers) ??
+      new ServiceError(
+        'not_implemented',
+        'CONNECT is not served: this is no proxy (the service answers GET and POST)',
+      );
+    answerRaw(service, socket, `CONNECT ${request.url ?? ''}`, failure);
+  });
+}
+
+/** A whole HTTP/1.1 answer written on the socket, recorded, and the connection closed. */
+function answerRaw(service: Service, socket: Socket, request: string, failure: ServiceError): void {
+  service.recent.add({
+    transport: 'http',
+    request,
+    status: failure.status,
+    error: failure.code,
+    address: canonicalAddress(socket.remoteAddress) ?? 'unknown',
+  });
+  const body = JSON.stringify(failure.toBody());
+  socket.end(
+    `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  // A peer that keeps sending must not keep the socket: gone once the answer is written.
+  socket.destroySoon();
 }

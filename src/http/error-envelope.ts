@@ -92,9 +92,13 @@ async function errorEnvelopePlugin(app: FastifyInstance): Promise<void> {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const route = routes.find((candidate) => candidate.pattern.test(path));
-    if (!route) return sendError(reply, new ServiceError('not_found', `no route ${request.method} ${path}`));
-    const allowed = [...route.methods].filter((m) => m !== 'HEAD').join(', ');
+    // Every route the path matches: /internal/requests is GET's, and POST's through /internal/:action.
+    const methods = new Set(
+      routes.filter((route) => route.pattern.test(path)).flatMap((route) => [...route.methods]),
+    );
+    if (methods.size === 0)
+      return sendError(reply, new ServiceError('not_found', `no route ${request.method} ${path}`));
+    const allowed = [...methods].filter((m) => m !== 'HEAD').join(', ');
     reply.header('allow', allowed);
     return sendError(
       reply,

@@ -43,8 +43,15 @@ export function isOwnHost(header: string | undefined): boolean {
   return host === full || host === short || host === `${short}.local`;
 }
 
-/** The 403 for a Host header that does not name this machine; null when it does. */
-export function hostRefusal(header: string | undefined): ServiceError | null {
+/**
+ * The 403 for a Host header that does not name this machine; null when it does. With the request's
+ * HTTP version, a request of HTTP/1.1 or later without Host is 400, as HTTP/1.1 requires (Node's own
+ * check is off so that the answer is the envelope); HTTP/1.0 may leave it out.
+ */
+export function hostRefusal(header: string | undefined, httpVersion?: string): ServiceError | null {
+  if (header === undefined && httpVersion !== undefined && httpVersion !== '1.0') {
+    return new ServiceError('bad_request', 'an HTTP/1.1 request must name the host it is for (Host header)');
+  }
   if (isOwnHost(header)) return null;
   return new ServiceError('forbidden', `Host ${header} is not this machine: use its address or name`);
 }

@@ -24,6 +24,8 @@ export function serverOptions(service: Service, logger: Logger) {
     frameworkErrors: frameworkErrorHandler(service),
     clientErrorHandler: clientErrorHandler(service),
     ...timeoutOptions,
-    http: { ...timeoutOptions.http, maxHeaderSize: MAX_HEADER_BYTES },
+    // Node's answer to an HTTP/1.1 request without Host is a bare 400: the access hooks answer it in
+    // the envelope instead (hostRefusal).
+    http: { ...timeoutOptions.http, maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
   };
 }

@@ -96,4 +96,26 @@ describe('failures before routing are envelopes', () => {
     );
     expectEnvelope(answer, 403, 'forbidden');
   });
+
+  it('an HTTP/1.1 request without Host is 400 bad_request; HTTP/1.0 may leave it out', async () => {
+    const { port, appPort } = await build();
+    for (const target of [port, appPort]) {
+      const answer = await rawRequest(target, 'GET /api/state HTTP/1.1\r\nConnection: close\r\n\r\n');
+      expectEnvelope(answer, 400, 'bad_request');
+      expect(answer.json.message).toMatch(/Host/);
+      const old = await rawRequest(target, 'GET /api/state HTTP/1.0\r\n\r\n');
+      expect(old.status).toBe(200);
+    }
+  });
+
+  it('CONNECT is 501 not_implemented on both servers (no proxy), recorded, and the connection ends', async () => {
+    const server = await build();
+    for (const target of [server.port, server.appPort]) {
+      const answer = await rawRequest(target, request('CONNECT 127.0.0.1:80 HTTP/1.1'));
+      expectEnvelope(answer, 501, 'not_implemented');
+    }
+    expect(
+      server.service.recent.list().filter((record) => record.request === 'CONNECT 127.0.0.1:80'),
+    ).toHaveLength(2);
+  });
 });

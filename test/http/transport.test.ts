@@ -173,6 +173,10 @@ describe('HTTP transport', () => {
     expect(wrongMethod).toMatchObject({ status: 405, body: { ok: false, error: 'method_not_allowed' } });
     expect(wrongMethod.headers.allow).toBe('POST');
     expect((await raw(`${server.httpUrl}/api/state`, { method: 'DELETE' })).status).toBe(405);
+    // A path that a static route and /internal/:action both match allows the methods of both.
+    const requests = await raw(`${server.httpUrl}/internal/requests`, { method: 'DELETE' });
+    expect(requests.status).toBe(405);
+    expect(String(requests.headers.allow).split(', ').sort()).toEqual(['GET', 'POST']);
   });
 
   it('a failed request keeps its error code in the recent requests and in the log', async () => {
