@@ -62,6 +62,19 @@ function closest(name: string, known: readonly string[]): string | undefined {
   return best;
 }
 
+/** Errors that say the value is of another kind than a union member wants, not how it is wrong. */
+const KIND_ERRORS: ReadonlySet<ValueErrorType> = new Set([
+  ValueErrorType.Integer,
+  ValueErrorType.Number,
+  ValueErrorType.String,
+  ValueErrorType.Boolean,
+  ValueErrorType.Null,
+  ValueErrorType.Object,
+  ValueErrorType.Array,
+  ValueErrorType.Literal,
+  ValueErrorType.Union,
+]);
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** One problem in plain words, with the field it is about. */
@@ -107,6 +120,14 @@ export function explainError(error: ValueError): string {
       return at(`at most ${plural(schema.maxItems as number, 'item')}`);
     case ValueErrorType.ArrayMinItems:
       return at(`at least ${plural(schema.minItems as number, 'item')}`);
+    case ValueErrorType.Union: {
+      // The member of the value's own kind says more: map 6 is "at most 5", not "a whole number or text".
+      const near = error.errors
+        .map((member) => member.First())
+        .filter((inner): inner is ValueError => inner !== undefined && !KIND_ERRORS.has(inner.type));
+      if (near.length === 1 && near[0]) return explainError(near[0]);
+      return at(`must be ${expectedOf(schema)}`);
+    }
     default:
       return at(`must be ${expectedOf(schema)}`);
   }

@@ -53,6 +53,18 @@ describe('payload errors in plain words', () => {
     ['set_sponsor_overlay', {}, 'set_sponsor_overlay: send at least one of enabled, position'],
     ['set_event_name', { name: 'x'.repeat(121) }, 'set_event_name: name: at most 120 characters'],
     ['set_map_result', { map: 1, scoreA: 13, scoreB: 100 }, 'set_map_result: scoreB: at most 99'],
+    // A union (number or name) told by the member of the value's kind.
+    ['set_map_result', { map: 6, scoreA: 13, scoreB: 9 }, 'set_map_result: map: at most 5'],
+    [
+      'set_map_result',
+      { map: 'x'.repeat(65), scoreA: 1, scoreB: 0 },
+      'set_map_result: map: at most 64 characters',
+    ],
+    [
+      'set_map_result',
+      { map: true, scoreA: 1, scoreB: 0 },
+      'set_map_result: map: must be a whole number or text',
+    ],
   ];
 
   for (const [action, payload, message] of cases) {
