@@ -169,6 +169,13 @@ export const SavedStateSchema = Type.Object({
 export type SavedState = Static<typeof SavedStateSchema>;
 export type Settings = Static<typeof SettingsSchema>;
 
+/**
+ * A saved state as a start reads it: a part that could not be read is left out and starts from its
+ * default; of the settings, only the setting that could not be read (docs/persistence.md).
+ */
+export type LoadedState = Pick<SavedState, 'version' | 'revision'> &
+  Partial<Omit<SavedState, 'version' | 'revision' | 'settings'>> & { settings?: Partial<Settings> };
+
 /** A change of the settings that last (POST /internal/settings): at least one part, each partial. */
 export const SettingsChangeSchema = Type.Object(
   {

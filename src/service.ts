@@ -45,7 +45,7 @@ import { reasonOf } from './persistence/errno-words.ts';
 import type { StoreFiles } from './persistence/store-files.ts';
 import { realFiles } from './persistence/store-files.ts';
 import { RecentRequests } from './recent-requests.ts';
-import type { SavedState, Settings, SettingsChange } from './saved-state.ts';
+import type { LoadedState, SavedState, Settings, SettingsChange } from './saved-state.ts';
 import { automationEnabled, brandingOf, gameSettings, SAVED_STATE_VERSION } from './saved-state.ts';
 import { StateHub } from './state-hub.ts';
 import { STORAGE_OK, StateStore } from './state-store.ts';
@@ -160,25 +160,27 @@ function withoutChanged(overrides: SettingsChange, changes: SettingsChange): Set
 }
 
 function hudInputFrom(
-  saved: SavedState | null,
+  saved: LoadedState | null,
   settings: Settings,
   host: Omit<HostInput, 'presets' | 'colorPresetId' | 'roster'>,
   now: number,
 ): HudInput {
-  // Fields newer than the first saved states may be absent: absent is none.
-  const panel = (key: PanelId): PanelInput => ({ hideAt: null, ...saved?.panels[key] }) as PanelInput;
+  // Fields newer than the first saved states may be absent: absent is none. A part left out (it could
+  // not be read) starts from its default.
+  const { panels } = saved ?? {};
+  const panel = (key: PanelId): PanelInput => ({ hideAt: null, ...panels?.[key] }) as PanelInput;
   return {
     host: {
       ...host,
-      presets: saved?.host.presets ?? [],
-      colorPresetId: saved?.host.colorPresetId ?? null,
-      roster: saved?.host.roster ?? [],
+      presets: saved?.host?.presets ?? [],
+      colorPresetId: saved?.host?.colorPresetId ?? null,
+      roster: saved?.host?.roster ?? [],
     },
-    match: saved ? { teamASide: MATCH_DEFAULTS.teamASide, ...saved.match } : MATCH_DEFAULTS,
+    match: saved?.match ? { teamASide: MATCH_DEFAULTS.teamASide, ...saved.match } : MATCH_DEFAULTS,
     vetoSession: saved?.vetoSession ?? { session: null },
-    vetoReveal: saved ? { beforeSession: null, ...saved.vetoReveal } : REVEAL_DEFAULTS,
+    vetoReveal: saved?.vetoReveal ? { beforeSession: null, ...saved.vetoReveal } : REVEAL_DEFAULTS,
     sceneWindow: saved?.sceneWindow ?? { scene: null },
-    panels: saved
+    panels: panels
       ? {
           scoreboard: panel('scoreboard'),
           vetoPanel: panel('vetoPanel'),
@@ -281,7 +283,8 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const files = options.storeFiles ? options.storeFiles(realFiles) : realFiles;
   const store = await StateStore.open(dataDir, files, logger);
   let saved = store.loaded;
-  let savedSettings = saved?.settings ?? DEFAULT_SETTINGS;
+  // A setting that could not be read starts from its default; the others are as saved.
+  let savedSettings: Settings = { ...DEFAULT_SETTINGS, ...saved?.settings };
   let overrides = options.overrides ?? {};
   let settings = withChanges(savedSettings, overrides);
 

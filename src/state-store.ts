@@ -1,6 +1,7 @@
-import { readFile, rename } from 'node:fs/promises';
+import { copyFile, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { Logger } from 'pino';
 import type { StorageStatus } from './answer-schemas.ts';
 import { JOURNAL_FILE, STATE_FILE } from './data-dir.ts';
@@ -8,8 +9,8 @@ import { ServiceError } from './errors.ts';
 import { reasonOf } from './persistence/errno-words.ts';
 import { decodeRecords, encodeRecord } from './persistence/journal-format.ts';
 import type { JournalFile, StoreFiles } from './persistence/store-files.ts';
-import type { SavedState } from './saved-state.ts';
-import { SAVED_STATE_VERSION, SavedStateSchema } from './saved-state.ts';
+import type { LoadedState, SavedState } from './saved-state.ts';
+import { SAVED_STATE_VERSION, SavedStateSchema, SettingsSchema } from './saved-state.ts';
 
 const checkSavedState = TypeCompiler.Compile(SavedStateSchema);
 
@@ -97,7 +98,8 @@ export class StateStore {
   #size: number;
   /** A failed append may have left part of a record after #size: cut it before the next one. */
   #torn = false;
-  #durable: SavedState | null;
+  #durable: SavedState | null = null;
+  readonly #loaded: LoadedState | null;
   /** The batch taking changes; it is written once the one in flight is done. */
   #next: Batch | null = null;
   #writing: Batch | null = null;
@@ -117,13 +119,13 @@ export class StateStore {
     private readonly log: Logger,
     journal: JournalFile,
     size: number,
-    loaded: SavedState | null,
+    loaded: LoadedState | null,
   ) {
     this.snapshotFile = join(dataDir, STATE_FILE);
     this.journalFile = join(dataDir, JOURNAL_FILE);
     this.#journal = journal;
     this.#size = size;
-    this.#durable = loaded;
+    this.#loaded = loaded;
   }
 
   /**
@@ -150,8 +152,9 @@ export class StateStore {
         if (typeof replayed === 'string') {
           await moveAside(journalFile, 'invalid', log, replayed);
           size = 0;
-        } else {
-          loaded = replayed;
+        } else if (replayed) {
+          if (replayed.lost.length > 0) await keepCopy(journalFile, log, replayed.lost);
+          loaded = replayed.state;
         }
       }
     }
@@ -160,9 +163,9 @@ export class StateStore {
     return new StateStore(dataDir, files, log, journal, size, loaded);
   }
 
-  /** The state found at start-up (null: start from the defaults). */
-  get loaded(): SavedState | null {
-    return this.#durable;
+  /** The state found at start-up (null: start from the defaults; a part it lacks starts from its own). */
+  get loaded(): LoadedState | null {
+    return this.#loaded;
   }
 
   get status(): StorageStatus {
@@ -467,8 +470,9 @@ function partsOf(doc: SavedState): Array<[PartKey, unknown]> {
  * parts a write changed (`{ revision, savedAt, parts }`), or, in journals of earlier versions, a
  * whole document.
  */
-export function replay(start: SavedState | null, records: Buffer[]): SavedState | string | null {
+export function replay(start: LoadedState | null, records: Buffer[]): Checked | string | null {
   let doc: Record<string, unknown> | null = start;
+  const lost: string[] = [];
   for (const [index, record] of records.entries()) {
     const data = parseJson(record.toString('utf8'));
     if (data instanceof Error) return `record ${index + 1}: ${data.message}`;
@@ -477,14 +481,23 @@ export function replay(start: SavedState | null, records: Buffer[]): SavedState 
       doc = data as Record<string, unknown>;
     } else {
       if (!doc) return `record ${index + 1} holds changes, and there is no saved state before it`;
-      if (typeof parts !== 'object' || parts === null)
-        return `record ${index + 1}: its parts are not an object`;
-      doc = { ...doc, ...parts, revision, savedAt };
+      if (!isRecord(parts)) return `record ${index + 1}: its parts are not an object`;
+      // A changed part that cannot be read keeps its value before the change (a setting: that setting).
+      const notRead: string[] = [];
+      const change = keepValid(SAVED_PARTS, parts, '', notRead);
+      for (const key of Object.keys(NESTED_PARTS)) {
+        const partly = key in change && !SAVED_PARTS.get(key)?.Check(parts[key]);
+        if (partly) change[key] = { ...(doc[key] as object), ...(change[key] as object) };
+      }
+      lost.push(...notRead.map((problem) => `record ${index + 1}: ${problem}`));
+      doc = { ...doc, ...change, revision, savedAt };
     }
   }
-  if (doc === start) return start;
+  if (doc === start) return start && { state: start, lost: [] };
   const result = checked(doc);
-  return result instanceof Unusable ? result.problem : result;
+  return result instanceof Unusable
+    ? result.problem
+    : { state: result.state, lost: [...lost, ...result.lost] };
 }
 
 export const storageFailed = (reason: string) =>
@@ -518,8 +531,56 @@ class Unusable {
   ) {}
 }
 
-/** The document, or why it cannot be used. */
-function checked(data: unknown): SavedState | Unusable {
+/** A document a start can use: the parts of it that are valid, and those left out, with why. */
+export interface Checked {
+  state: LoadedState;
+  lost: string[];
+}
+
+type PartChecks = ReadonlyMap<string, TypeCheck<TSchema>>;
+const partChecks = (schema: TObject): PartChecks =>
+  new Map(Object.entries(schema.properties).map(([key, part]) => [key, TypeCompiler.Compile(part)]));
+const SAVED_PARTS = partChecks(SavedStateSchema);
+/** The parts of a part that are worth keeping one by one: the settings (OBS, sources, branding …). */
+const NESTED_PARTS: Readonly<Record<string, PartChecks>> = { settings: partChecks(SettingsSchema) };
+
+/**
+ * The properties of `value` that pass their own check; each one that does not is left out and named
+ * in `lost`, or, for a part with parts of its own, kept with its valid parts.
+ */
+function keepValid(
+  parts: PartChecks,
+  value: Record<string, unknown>,
+  at: string,
+  lost: string[],
+): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, check] of parts) {
+    if (!(key in value)) continue;
+    const part = value[key];
+    if (check.Check(part)) {
+      kept[key] = part;
+      continue;
+    }
+    const nested = at === '' ? NESTED_PARTS[key] : undefined;
+    if (nested && isRecord(part)) {
+      kept[key] = keepValid(nested, part, `/${key}`, lost);
+      continue;
+    }
+    const error = check.Errors(part).First();
+    lost.push(`${at}/${key}${error?.path ?? ''}: ${error?.message ?? 'does not match the format'}`);
+  }
+  return kept;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The document, or why it cannot be used. A part that cannot be read (a hand edit, a value a bug let
+ * through) costs that part alone: the others are kept, and it starts from its default.
+ */
+function checked(data: unknown): Checked | Unusable {
   if (data instanceof Error) return new Unusable('corrupt', data.message);
   const version = (data as { version?: unknown } | null)?.version;
   if (version !== SAVED_STATE_VERSION) {
@@ -528,15 +589,21 @@ function checked(data: unknown): SavedState | Unusable {
       `format version ${String(version)}, this build reads ${SAVED_STATE_VERSION}`,
     );
   }
-  if (!checkSavedState.Check(data)) {
-    const error = checkSavedState.Errors(data).First();
-    return new Unusable('invalid', `${error?.path || '/'}: ${error?.message ?? 'does not match the format'}`);
+  if (checkSavedState.Check(data)) return { state: data, lost: [] };
+  const lost: string[] = [];
+  const state = keepValid(SAVED_PARTS, data as Record<string, unknown>, '', lost);
+  // Without its revision the clients' order would break: nothing of it can be trusted.
+  if (!SAVED_PARTS.get('revision')?.Check(state.revision)) {
+    return new Unusable('invalid', `its revision cannot be read (${lost.join('; ')})`);
   }
-  return data;
+  return { state: state as LoadedState, lost };
 }
 
-/** Loads the snapshot; a corrupt, unreadable or other-version file is moved aside, never fatal. */
-async function loadSnapshot(file: string, log: Logger): Promise<SavedState | null> {
+/**
+ * Loads the snapshot; a corrupt, unreadable or other-version file is moved aside, never fatal. One
+ * with parts that cannot be read is copied aside as it was, and its other parts are kept.
+ */
+async function loadSnapshot(file: string, log: Logger): Promise<LoadedState | null> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -546,13 +613,36 @@ async function loadSnapshot(file: string, log: Logger): Promise<SavedState | nul
     return null;
   }
   const doc = checked(parseJson(text));
-  if (!(doc instanceof Unusable)) return doc;
-  await moveAside(file, doc.label, log, doc.problem);
-  return null;
+  if (doc instanceof Unusable) {
+    await moveAside(file, doc.label, log, doc.problem);
+    return null;
+  }
+  if (doc.lost.length > 0) await keepCopy(file, log, doc.lost);
+  return doc.state;
+}
+
+const asideName = (file: string, reason: string) =>
+  `${file}.${reason}-${new Date().toISOString().replaceAll(':', '-')}`;
+
+/**
+ * A file whose parts `lost` cannot be read: a copy of it as it was stays beside it (the start goes on
+ * with the rest; the file itself is replaced by the next snapshot, not before).
+ */
+async function keepCopy(file: string, log: Logger, lost: string[]): Promise<void> {
+  const copy = asideName(file, 'invalid');
+  try {
+    await copyFile(file, copy);
+  } catch (error) {
+    log.error({ err: error, file }, `saved state ${file}: could not keep a copy of it at ${copy}`);
+  }
+  log.warn(
+    { file, copy, lost },
+    `saved state ${file}: ${lost.join('; ')}: left out, starting from their defaults; the rest is kept (the file as it was: ${copy})`,
+  );
 }
 
 export async function moveAside(file: string, reason: string, log: Logger, detail: string): Promise<void> {
-  const aside = `${file}.${reason}-${new Date().toISOString().replaceAll(':', '-')}`;
+  const aside = asideName(file, reason);
   try {
     await rename(file, aside);
     log.warn(

@@ -18,5 +18,10 @@ export async function readSavedState(dataDir: string): Promise<SavedState | null
   const journal = await readIfPresent(join(dataDir, JOURNAL_FILE));
   const replayed = replay(snapshot, journal ? decodeRecords(journal).records : []);
   if (typeof replayed === 'string') throw new Error(`the journal in ${dataDir} is not usable: ${replayed}`);
-  return replayed;
+  if (replayed && replayed.lost.length > 0) {
+    throw new Error(
+      `the saved state in ${dataDir} has parts that cannot be read: ${replayed.lost.join('; ')}`,
+    );
+  }
+  return (replayed?.state as SavedState | undefined) ?? null;
 }

@@ -108,14 +108,92 @@ describe('start-up: records of changed parts', () => {
     });
   });
 
-  it('a journal whose changes make an invalid state is moved aside, and the snapshot is used', async () => {
+  it('a journal change that cannot be read is left out: its part keeps the value before it, the rest applies', async () => {
     const doc = await savedDocument();
     const dataDir = await tempDir();
     await writeFile(join(dataDir, STATE_FILE), JSON.stringify(doc));
-    await writeFile(join(dataDir, JOURNAL_FILE), changeRecord(11, { match: { eventName: 42 } as never }));
-    const server = await build({ dataDir });
-    expect((await get(server, '/api/match')).body.match.teamA).toEqual({ name: 'Vitality' });
-    expect((await readdir(dataDir)).some((name) => name.startsWith(`${JOURNAL_FILE}.invalid-`))).toBe(true);
+    const shown = { ...doc.panels, scoreboard: { visible: true, hideAt: null } };
+    await writeFile(
+      join(dataDir, JOURNAL_FILE),
+      Buffer.concat([
+        changeRecord(11, { match: { ...doc.match, eventName: 42 } as never }),
+        changeRecord(12, { panels: shown, sceneWindow: { scene: 'versus' } }),
+        // Of a settings change, only the setting that cannot be read is left out.
+        changeRecord(13, {
+          settings: {
+            ...doc.settings,
+            lanMode: 'yes',
+            obs: { ...doc.settings.obs, password: 'kept' },
+          } as never,
+        }),
+      ]),
+    );
+    const logs: string[] = [];
+    const server = await build({ dataDir, logSink: (line) => logs.push(line) });
+    expect((await get(server, '/api/match')).body.match).toMatchObject({
+      teamA: { name: 'Vitality' },
+      eventName: '',
+    });
+    expect((await get(server, '/api/state')).body.state).toMatchObject({
+      revision: 13,
+      scoreboardVisible: true,
+      senScene: 'versus',
+    });
+    expect(server.service.settings()).toMatchObject({ lanMode: false, obs: { password: 'kept' } });
+    expect(
+      logs.some(
+        (line) => line.includes('record 1: /match/eventName') && line.includes('record 3: /settings/lanMode'),
+      ),
+    ).toBe(true);
+    // The journal as it was stays beside the data for a look.
+    const copies = (await readdir(dataDir)).filter((name) => name.startsWith(`${JOURNAL_FILE}.invalid-`));
+    expect(copies).toHaveLength(1);
+    expect(decodeRecords(await readFile(join(dataDir, copies[0] as string))).records).toHaveLength(3);
+  });
+
+  it('a snapshot part that cannot be read starts from its default; every other part, and every other setting, is kept', async () => {
+    const dataDir = await tempDir();
+    const first = await build({ dataDir });
+    await command(first, 'set_teams', { teamA: { name: 'Vitality' }, teamB: { name: 'MOUZ' } });
+    await command(first, 'show_scoreboard');
+    await command(first, 'show_sen_scene', { scene: 'talents' });
+    await first.close();
+    const doc = JSON.parse(await readFile(join(dataDir, STATE_FILE), 'utf8')) as SavedState;
+    // What a bug or a hand edit could leave: a negative score, a broken setting beside good ones.
+    const broken = {
+      ...doc,
+      match: { ...doc.match, maps: [{ map: 'de_dust2', scoreA: -5 }] },
+      settings: {
+        ...doc.settings,
+        obs: { url: 'ws://10.0.0.9:4455', password: 'secret', enabled: true },
+        lanMode: 3,
+      },
+    };
+    await writeFile(join(dataDir, STATE_FILE), JSON.stringify(broken));
+    const logs: string[] = [];
+    const server = await build({ dataDir, logSink: (line) => logs.push(line) });
+    const match = (await get(server, '/api/match')).body.match;
+    expect(match.teamA).toBeNull();
+    expect((await get(server, '/api/state')).body.state).toMatchObject({
+      revision: doc.revision,
+      scoreboardVisible: true,
+      senScene: 'talents',
+    });
+    expect(server.service.settings()).toMatchObject({
+      lanMode: false,
+      obs: { url: 'ws://10.0.0.9:4455', password: 'secret' },
+    });
+    expect(logs.some((line) => line.includes('/match') && line.includes('/settings/lanMode'))).toBe(true);
+    const copies = (await readdir(dataDir)).filter((name) => name.startsWith(`${STATE_FILE}.invalid-`));
+    expect(copies).toHaveLength(1);
+    expect(JSON.parse(await readFile(join(dataDir, copies[0] as string), 'utf8'))).toEqual(broken);
+    // What started is saved whole again: the next start reads every part.
+    await server.close();
+    const again = await build({ dataDir });
+    expect((await get(again, '/api/state')).body.state.senScene).toBe('talents');
+    expect((await readdir(dataDir)).filter((name) => name.startsWith(`${STATE_FILE}.invalid-`))).toHaveLength(
+      1,
+    );
   });
 
   it('a server killed after changes to different parts starts with all of them', async () => {
