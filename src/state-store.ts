@@ -1,4 +1,4 @@
-import { copyFile, readFile, rename } from 'node:fs/promises';
+import { copyFile, open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
@@ -153,7 +153,9 @@ export class StateStore {
           await moveAside(journalFile, 'invalid', log, replayed);
           size = 0;
         } else if (replayed) {
-          if (replayed.lost.length > 0) await keepCopy(journalFile, log, replayed.lost);
+          if (replayed.lost.length > 0) {
+            await keepCopy(journalFile, log, replayed.lost, 'each part keeps its value before that change');
+          }
           loaded = replayed.state;
         }
       }
@@ -477,21 +479,22 @@ export function replay(start: LoadedState | null, records: Buffer[]): Checked | 
     const data = parseJson(record.toString('utf8'));
     if (data instanceof Error) return `record ${index + 1}: ${data.message}`;
     const { parts, revision, savedAt } = (data ?? {}) as Record<string, unknown>;
-    if (parts === undefined) {
-      doc = data as Record<string, unknown>;
-    } else {
-      if (!doc) return `record ${index + 1} holds changes, and there is no saved state before it`;
-      if (!isRecord(parts)) return `record ${index + 1}: its parts are not an object`;
-      // A changed part that cannot be read keeps its value before the change (a setting: that setting).
-      const notRead: string[] = [];
-      const change = keepValid(SAVED_PARTS, parts, '', notRead);
-      for (const key of Object.keys(NESTED_PARTS)) {
-        const partly = key in change && !SAVED_PARTS.get(key)?.Check(parts[key]);
-        if (partly) change[key] = { ...(doc[key] as object), ...(change[key] as object) };
-      }
-      lost.push(...notRead.map((problem) => `record ${index + 1}: ${problem}`));
-      doc = { ...doc, ...change, revision, savedAt };
+    // A record of earlier versions is a whole document: a change of every part it holds.
+    const changed = parts === undefined ? data : parts;
+    if (!isRecord(changed)) return `record ${index + 1}: its parts are not an object`;
+    if (!doc && parts !== undefined) {
+      return `record ${index + 1} holds changes, and there is no saved state before it`;
     }
+    const before: Record<string, unknown> = doc ?? {};
+    // A changed part that cannot be read keeps its value before the change (a setting: that setting).
+    const notRead: string[] = [];
+    const change = keepValid(SAVED_PARTS, changed, '', notRead, false);
+    for (const key of Object.keys(NESTED_PARTS)) {
+      const partly = key in change && !SAVED_PARTS.checks.get(key)?.Check(changed[key]);
+      if (partly) change[key] = { ...(before[key] as object), ...(change[key] as object) };
+    }
+    lost.push(...notRead.map((problem) => `record ${index + 1}: ${problem}`));
+    doc = { ...before, ...change, revision, savedAt };
   }
   if (doc === start) return start && { state: start, lost: [] };
   const result = checked(doc);
@@ -537,26 +540,37 @@ export interface Checked {
   lost: string[];
 }
 
-type PartChecks = ReadonlyMap<string, TypeCheck<TSchema>>;
-const partChecks = (schema: TObject): PartChecks =>
-  new Map(Object.entries(schema.properties).map(([key, part]) => [key, TypeCompiler.Compile(part)]));
-const SAVED_PARTS = partChecks(SavedStateSchema);
+/** The parts of a document, each with its own check, and which of them a whole document must have. */
+interface Parts {
+  checks: ReadonlyMap<string, TypeCheck<TSchema>>;
+  required: ReadonlySet<string>;
+}
+const checksOf = (schema: TObject): Parts => ({
+  checks: new Map(Object.entries(schema.properties).map(([key, part]) => [key, TypeCompiler.Compile(part)])),
+  required: new Set(schema.required ?? []),
+});
+const SAVED_PARTS = checksOf(SavedStateSchema);
 /** The parts of a part that are worth keeping one by one: the settings (OBS, sources, branding …). */
-const NESTED_PARTS: Readonly<Record<string, PartChecks>> = { settings: partChecks(SettingsSchema) };
+const NESTED_PARTS: Readonly<Record<string, Parts>> = { settings: checksOf(SettingsSchema) };
 
 /**
  * The properties of `value` that pass their own check; each one that does not is left out and named
- * in `lost`, or, for a part with parts of its own, kept with its valid parts.
+ * in `lost`, or, for a part with parts of its own, kept with its valid parts. Of a `whole` document
+ * a missing part is named too; a change holds only what it changed.
  */
 function keepValid(
-  parts: PartChecks,
+  parts: Parts,
   value: Record<string, unknown>,
   at: string,
   lost: string[],
+  whole: boolean,
 ): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
-  for (const [key, check] of parts) {
-    if (!(key in value)) continue;
+  for (const [key, check] of parts.checks) {
+    if (!(key in value)) {
+      if (whole && parts.required.has(key)) lost.push(`${at}/${key}: missing`);
+      continue;
+    }
     const part = value[key];
     if (check.Check(part)) {
       kept[key] = part;
@@ -564,7 +578,7 @@ function keepValid(
     }
     const nested = at === '' ? NESTED_PARTS[key] : undefined;
     if (nested && isRecord(part)) {
-      kept[key] = keepValid(nested, part, `/${key}`, lost);
+      kept[key] = keepValid(nested, part, `/${key}`, lost, whole);
       continue;
     }
     const error = check.Errors(part).First();
@@ -591,9 +605,9 @@ function checked(data: unknown): Checked | Unusable {
   }
   if (checkSavedState.Check(data)) return { state: data, lost: [] };
   const lost: string[] = [];
-  const state = keepValid(SAVED_PARTS, data as Record<string, unknown>, '', lost);
+  const state = keepValid(SAVED_PARTS, data as Record<string, unknown>, '', lost, true);
   // Without its revision the clients' order would break: nothing of it can be trusted.
-  if (!SAVED_PARTS.get('revision')?.Check(state.revision)) {
+  if (!SAVED_PARTS.checks.get('revision')?.Check(state.revision)) {
     return new Unusable('invalid', `its revision cannot be read (${lost.join('; ')})`);
   }
   return { state: state as LoadedState, lost };
@@ -617,7 +631,9 @@ async function loadSnapshot(file: string, log: Logger): Promise<LoadedState | nu
     await moveAside(file, doc.label, log, doc.problem);
     return null;
   }
-  if (doc.lost.length > 0) await keepCopy(file, log, doc.lost);
+  if (doc.lost.length > 0) {
+    await keepCopy(file, log, doc.lost, 'each starts from its default unless the journal sets it');
+  }
   return doc.state;
 }
 
@@ -625,19 +641,23 @@ const asideName = (file: string, reason: string) =>
   `${file}.${reason}-${new Date().toISOString().replaceAll(':', '-')}`;
 
 /**
- * A file whose parts `lost` cannot be read: a copy of it as it was stays beside it (the start goes on
- * with the rest; the file itself is replaced by the next snapshot, not before).
+ * A file whose parts `lost` cannot be read and were left out: a copy of it as it was is kept beside
+ * it (synced, so that it outlasts the snapshot written next), and the warning says what happened.
  */
-async function keepCopy(file: string, log: Logger, lost: string[]): Promise<void> {
-  const copy = asideName(file, 'invalid');
+async function keepCopy(file: string, log: Logger, lost: string[], outcome: string): Promise<void> {
+  const copy = asideName(file, 'as-found');
+  let kept = true;
   try {
     await copyFile(file, copy);
+    const handle = await open(copy, 'r+');
+    await handle.sync().finally(() => handle.close());
   } catch (error) {
-    log.error({ err: error, file }, `saved state ${file}: could not keep a copy of it at ${copy}`);
+    kept = false;
+    log.error({ err: error, file, copy }, `saved state ${file}: could not keep a copy of it at ${copy}`);
   }
   log.warn(
-    { file, copy, lost },
-    `saved state ${file}: ${lost.join('; ')}: left out, starting from their defaults; the rest is kept (the file as it was: ${copy})`,
+    { file, lost, ...(kept ? { copy } : {}) },
+    `saved state ${file}: left out what cannot be read (${lost.join('; ')}): ${outcome}; the rest is kept${kept ? ` (the file as it was: ${copy})` : ''}`,
   );
 }
 

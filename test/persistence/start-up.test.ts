@@ -109,7 +109,9 @@ describe('start-up: records of changed parts', () => {
   });
 
   it('a journal change that cannot be read is left out: its part keeps the value before it, the rest applies', async () => {
-    const doc = await savedDocument();
+    const saved = await savedDocument();
+    // A setting that differs from its default, to tell "kept" from "reset".
+    const doc = { ...saved, settings: { ...saved.settings, game: { slotNumbering: 'csgo' as const } } };
     const dataDir = await tempDir();
     await writeFile(join(dataDir, STATE_FILE), JSON.stringify(doc));
     const shown = { ...doc.panels, scoreboard: { visible: true, hideAt: null } };
@@ -122,7 +124,7 @@ describe('start-up: records of changed parts', () => {
         changeRecord(13, {
           settings: {
             ...doc.settings,
-            lanMode: 'yes',
+            game: { slotNumbering: 'cs3' },
             obs: { ...doc.settings.obs, password: 'kept' },
           } as never,
         }),
@@ -139,14 +141,17 @@ describe('start-up: records of changed parts', () => {
       scoreboardVisible: true,
       senScene: 'versus',
     });
-    expect(server.service.settings()).toMatchObject({ lanMode: false, obs: { password: 'kept' } });
+    expect(server.service.settings()).toMatchObject({
+      game: { slotNumbering: 'csgo' },
+      obs: { password: 'kept' },
+    });
     expect(
       logs.some(
-        (line) => line.includes('record 1: /match/eventName') && line.includes('record 3: /settings/lanMode'),
+        (line) => line.includes('record 1: /match/eventName') && line.includes('record 3: /settings/game'),
       ),
     ).toBe(true);
     // The journal as it was stays beside the data for a look.
-    const copies = (await readdir(dataDir)).filter((name) => name.startsWith(`${JOURNAL_FILE}.invalid-`));
+    const copies = (await readdir(dataDir)).filter((name) => name.startsWith(`${JOURNAL_FILE}.as-found-`));
     expect(copies).toHaveLength(1);
     expect(decodeRecords(await readFile(join(dataDir, copies[0] as string))).records).toHaveLength(3);
   });
@@ -184,16 +189,45 @@ describe('start-up: records of changed parts', () => {
       obs: { url: 'ws://10.0.0.9:4455', password: 'secret' },
     });
     expect(logs.some((line) => line.includes('/match') && line.includes('/settings/lanMode'))).toBe(true);
-    const copies = (await readdir(dataDir)).filter((name) => name.startsWith(`${STATE_FILE}.invalid-`));
+    const copies = (await readdir(dataDir)).filter((name) => name.startsWith(`${STATE_FILE}.as-found-`));
     expect(copies).toHaveLength(1);
     expect(JSON.parse(await readFile(join(dataDir, copies[0] as string), 'utf8'))).toEqual(broken);
     // What started is saved whole again: the next start reads every part.
     await server.close();
     const again = await build({ dataDir });
     expect((await get(again, '/api/state')).body.state.senScene).toBe('talents');
-    expect((await readdir(dataDir)).filter((name) => name.startsWith(`${STATE_FILE}.invalid-`))).toHaveLength(
-      1,
-    );
+    expect(
+      (await readdir(dataDir)).filter((name) => name.startsWith(`${STATE_FILE}.as-found-`)),
+    ).toHaveLength(1);
+  });
+
+  it('a part missing from the snapshot is named and starts from its default; the file is kept as found', async () => {
+    const doc = await savedDocument();
+    const { settings: _gone, ...withoutSettings } = doc;
+    const dataDir = await tempDir();
+    await writeFile(join(dataDir, STATE_FILE), JSON.stringify(withoutSettings));
+    const logs: string[] = [];
+    const server = await build({ dataDir, logSink: (line) => logs.push(line) });
+    expect((await get(server, '/api/match')).body.match.teamA).toEqual({ name: 'Vitality' });
+    expect(server.service.settings().lanMode).toBe(false);
+    expect(logs.some((line) => line.includes('/settings: missing'))).toBe(true);
+    expect((await readdir(dataDir)).some((name) => name.startsWith(`${STATE_FILE}.as-found-`))).toBe(true);
+  });
+
+  it('a whole-document record (earlier versions) with a part that cannot be read keeps that part as before', async () => {
+    const doc = await savedDocument();
+    const dataDir = await tempDir();
+    await writeFile(join(dataDir, STATE_FILE), JSON.stringify(doc));
+    const whole = {
+      ...doc,
+      revision: 20,
+      match: { ...doc.match, eventName: 5 },
+      sceneWindow: { scene: 'versus' },
+    };
+    await writeFile(join(dataDir, JOURNAL_FILE), encodeRecord(Buffer.from(JSON.stringify(whole))));
+    const server = await build({ dataDir });
+    expect((await get(server, '/api/match')).body.match.teamA).toEqual({ name: 'Vitality' });
+    expect((await get(server, '/api/state')).body.state).toMatchObject({ revision: 20, senScene: 'versus' });
   });
 
   it('a server killed after changes to different parts starts with all of them', async () => {
