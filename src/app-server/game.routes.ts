@@ -93,7 +93,11 @@ const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/panel/game/install',
     { schema: { response: answers(okAnswer(GameSetupSchema)) } },
     async (request) => {
-      const { lan } = checkPayload('game install', checkInstall, request.body ?? {}) as { lan?: boolean };
+      const { lan } = checkPayload(
+        'game install',
+        checkInstall,
+        request.body === undefined ? {} : request.body,
+      ) as { lan?: boolean };
       const host = lan ? lanAddress() : '127.0.0.1';
       if (!host) throw conflict('this machine has no local-network address: connect it to the network first');
       const installs = await findCs2Installs(defaultSteamRoots());

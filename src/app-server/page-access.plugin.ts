@@ -14,7 +14,7 @@ import { GAME_DATA_PATH } from '../game/gsi-config.ts';
 import { pathOf, peerOf, recordRequest } from '../http/access-hooks.ts';
 import { closeAfterRefusal } from '../http/connection-limits.ts';
 import { sendError } from '../http/error-envelope.ts';
-import { hostRefusal } from '../http/host-check.ts';
+import { hostRefusal, missingHost } from '../http/host-check.ts';
 import type { Service } from '../service.ts';
 import { isUpgrade, PAGE_WS_PATHS, upgradePathRefusal } from '../ws/ws-routes.ts';
 import { isOverlayPagePath } from './page-paths.ts';
@@ -30,7 +30,7 @@ const PANEL_API = '/api/panel/';
 
 async function refusalOf(request: FastifyRequest, service: Service): Promise<ServiceError | null> {
   const { host, origin } = request.headers;
-  const foreignHost = hostRefusal(host, request.raw.httpVersion);
+  const foreignHost = hostRefusal(host);
   if (foreignHost) return foreignHost;
   const upgrade = isUpgrade(request);
   const reading = (request.method === 'GET' || request.method === 'HEAD') && !upgrade;
@@ -105,7 +105,10 @@ async function pageAccessPlugin(app: FastifyInstance): Promise<void> {
   app.decorateRequest('signedIn', false);
 
   app.addHook('onRequest', async (request, reply) => {
-    const refusal = (await refusalOf(request, service)) ?? upgradePathRefusal(request, PAGE_WS_PATHS);
+    const refusal =
+      (await refusalOf(request, service)) ??
+      missingHost(request) ??
+      upgradePathRefusal(request, PAGE_WS_PATHS);
     if (!refusal) return;
     closeAfterRefusal(request, reply);
     return sendError(reply, refusal);

@@ -11,7 +11,7 @@ import type { Service } from '../service.ts';
 import { isUpgrade, upgradePathRefusal, WS_PATHS } from '../ws/ws-routes.ts';
 import { closeAfterRefusal } from './connection-limits.ts';
 import { sendError } from './error-envelope.ts';
-import { hostRefusal } from './host-check.ts';
+import { hostRefusal, missingHost } from './host-check.ts';
 
 /** How a WebSocket upgrade was let in: with a good token, to send one as its first message, or to be closed 4401. */
 export type WsAuth = 'accepted' | 'awaiting' | 'rejected';
@@ -46,7 +46,7 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
   // the rate limit of a remote device waits), which is a measurable part of a request's cost.
   app.addHook('onRequest', (request, reply, done) => {
     const settle = (refusal: ServiceError | null) => {
-      const refused = refusal ?? upgradePathRefusal(request);
+      const refused = refusal ?? missingHost(request) ?? upgradePathRefusal(request);
       if (!refused) return done();
       closeAfterRefusal(request, reply);
       sendError(reply, refused);
@@ -130,7 +130,7 @@ function refusalOf(
   request: FastifyRequest,
   service: Service,
 ): ServiceError | null | Promise<ServiceError | null> {
-  const foreignHost = hostRefusal(request.headers.host, request.raw.httpVersion);
+  const foreignHost = hostRefusal(request.headers.host);
   if (foreignHost) return foreignHost;
   const peer = peerOf(request.socket, request.ip);
   const upgrade = isUpgrade(request);

@@ -14,7 +14,7 @@ import { ServiceError } from '../errors.ts';
 import type { Service } from '../service.ts';
 import { peerOf } from './access-hooks.ts';
 import { sendError } from './error-envelope.ts';
-import { hostRefusal } from './host-check.ts';
+import { hostRefusal, missingHost } from './host-check.ts';
 
 /** Request line plus headers, in bytes (Node's default, written down so the docs can name it). */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -60,9 +60,10 @@ export function frameworkErrorHandler(service: Service) {
     const peer = peerOf(socket, request.ip);
     // The same order as for routed requests: Host, the rate limit, then address class and token.
     const failure =
-      hostRefusal(request.headers.host, request.raw.httpVersion) ??
+      hostRefusal(request.headers.host) ??
       (peer.class === 'loopback' ? null : await rateLimitRefusal(service, peer.address)) ??
       accessRefusal(service, socket, request.headers) ??
+      missingHost(request) ??
       FRAMEWORK_ERRORS[error.code]?.((request.raw.url ?? '').split('?')[0] ?? '') ??
       new ServiceError('bad_request', `the request cannot be routed: ${error.message}`);
     service.recent.add({
@@ -151,14 +152,24 @@ export function clientErrorHandler(service: Service): ClientErrorHandler {
  * the connection unanswered. This is no proxy: 501 in the envelope, after the access answer.
  */
 export function answerConnect(service: Service, server: Server): void {
-  server.on('connect', (request: IncomingMessage, socket: Socket) => {
-    const failure =
+  const refusalOf = async (request: IncomingMessage, socket: Socket): Promise<ServiceError> => {
+    const peer = peerOf(socket, '');
+    // The order of every early answer: Host, the rate limit, then address class and token.
+    return (
+      hostRefusal(request.headers.host) ??
+      (peer.class === 'loopback' ? null : await rateLimitRefusal(service, peer.address)) ??
       accessRefusal(service, socket, request.headers) ??
       new ServiceError(
         'not_implemented',
         'CONNECT is not served: this is no proxy (the service answers GET and POST)',
-      );
-    answerRaw(service, socket, `CONNECT ${request.url ?? ''}`, failure);
+      )
+    );
+  };
+  server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    refusalOf(request, socket).then(
+      (failure) => answerRaw(service, socket, `CONNECT ${request.url ?? ''}`, failure),
+      () => socket.destroy(),
+    );
   });
 }
 

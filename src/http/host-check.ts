@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
+import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.ts';
 
 let cached: Set<string> | null = null;
@@ -44,14 +45,17 @@ export function isOwnHost(header: string | undefined): boolean {
 }
 
 /**
- * The 403 for a Host header that does not name this machine; null when it does. With the request's
- * HTTP version, a request of HTTP/1.1 or later without Host is 400, as HTTP/1.1 requires (Node's own
- * check is off so that the answer is the envelope); HTTP/1.0 may leave it out.
+ * The 400 for a request of HTTP/1.1 or later without Host, as HTTP/1.1 requires (Node's own check is
+ * off so that the answer is the envelope); HTTP/1.0 may leave it out. A fault of the request: it is
+ * told after the access answer, like any other.
  */
-export function hostRefusal(header: string | undefined, httpVersion?: string): ServiceError | null {
-  if (header === undefined && httpVersion !== undefined && httpVersion !== '1.0') {
-    return new ServiceError('bad_request', 'an HTTP/1.1 request must name the host it is for (Host header)');
-  }
+export function missingHost(request: FastifyRequest): ServiceError | null {
+  if (request.headers.host !== undefined || request.raw.httpVersion === '1.0') return null;
+  return new ServiceError('bad_request', 'an HTTP/1.1 request must name the host it is for (Host header)');
+}
+
+/** The 403 for a Host header that does not name this machine; null when it does. */
+export function hostRefusal(header: string | undefined): ServiceError | null {
   if (isOwnHost(header)) return null;
   return new ServiceError('forbidden', `Host ${header} is not this machine: use its address or name`);
 }

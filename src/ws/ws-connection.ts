@@ -71,28 +71,31 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
     if (client.authenticated) handleMessage(context, client, message);
     else authenticate(message);
   };
+  /** A fault of ours in handling a message: logged and answered, never thrown out of a listener. */
+  const answerFault = (error: unknown) => {
+    context.fault(error, 'message');
+    fanout.send(client, {
+      type: 'error',
+      id: null,
+      error: 'internal_error',
+      message: 'internal error: see the service log',
+    });
+  };
   // Every message of a remote device counts against its budget, not only triggers.
   const take = client.remote
     ? meterMessages(service.rateLimit, client.address, {
         accept: receive,
         refuse: (text, error) => refuseMessage(context, client, text, error),
         flood: () => socket.close(CLOSE.rateLimited, 'too many messages: slow down'),
-        fail: (error) => context.fault(error, 'message'),
+        fail: answerFault,
       })
     : receive;
-  // Listeners first, synchronously: a message that arrives before them would be lost. A fault of
-  // ours in handling one is logged and answered: it never leaves the listener (it would end the process).
+  // Listeners first, synchronously: a message that arrives before them would be lost.
   socket.on('message', (data, isBinary) => {
     try {
       take(isBinary ? '' : data.toString());
     } catch (error) {
-      context.fault(error, 'message');
-      fanout.send(client, {
-        type: 'error',
-        id: null,
-        error: 'internal_error',
-        message: 'internal error: see the service log',
-      });
+      answerFault(error);
     }
   });
   socket.on('pong', () => {
