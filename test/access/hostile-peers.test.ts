@@ -45,6 +45,24 @@ describe.skipIf(skipReason)(`hostile peers${skipReason ? ` (skipped: ${skipReaso
       }
     });
 
+    it('without Host (HTTP/1.1), or CONNECT: the access answer first, then what was wrong', async () => {
+      const { port, token } = await lanServer();
+      const noHost = (auth = '') => `GET /api/state HTTP/1.1\r\n${auth}Connection: close\r\n\r\n`;
+      const connect = (auth = '') => `CONNECT 127.0.0.1:80 HTTP/1.1\r\n${auth}\r\n`;
+      const bearer = `Authorization: Bearer ${token}\r\n`;
+      for (const [bytes, status, error] of [
+        [noHost(), 401, 'unauthorized'],
+        [noHost(bearer), 400, 'bad_request'],
+        [connect(), 401, 'unauthorized'],
+        [connect(bearer), 501, 'not_implemented'],
+      ] as const) {
+        const answer = await net.raw('lan', { port, bytes });
+        expect(parseAnswer(answer.data), bytes).toMatchObject({ status, json: { ok: false, error } });
+      }
+      const outside = await net.raw('outside', { port, bytes: connect(bearer) });
+      expect(parseAnswer(outside.data)).toMatchObject({ status: 403, json: { error: 'forbidden' } });
+    });
+
     it('that Node cannot parse is 401 from the network: the token could not even be read', async () => {
       const { port } = await lanServer();
       for (const bytes of [
