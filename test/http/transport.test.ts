@@ -126,31 +126,21 @@ describe('HTTP transport', () => {
     });
     expect(tooLarge).toMatchObject({ status: 413, body: { ok: false, error: 'payload_too_large' } });
 
+    const postJson = (target: string, body: string) =>
+      raw(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     for (const body of ['[]', '"versus"', '42', 'null']) {
-      const refused = await raw(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
+      const refused = await postJson(url, body);
       expect(refused.status, body).toBe(400);
       expect(refused.body.error).toBe('invalid_payload');
     }
-    const proto = await raw(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"scene":"versus","__proto__":{"polluted":true}}',
-    });
+    const proto = await postJson(url, '{"scene":"versus","__proto__":{"polluted":true}}');
     expect(proto.status).toBe(400);
     expect(proto.body).toMatchObject({
       error: 'invalid_payload',
       message: expect.stringContaining('__proto__'),
     });
     // A command without payload takes no body or {}; null is a JSON value that is not an object.
-    const noPayload = await raw(`${server.httpUrl}/api/actions/show_scoreboard`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: 'null',
-    });
+    const noPayload = await postJson(`${server.httpUrl}/api/actions/show_scoreboard`, 'null');
     expect(noPayload.status).toBe(400);
     expect(noPayload.body).toMatchObject({
       error: 'invalid_payload',
