@@ -498,9 +498,9 @@ export function replay(start: LoadedState | null, records: Buffer[]): Checked | 
   }
   if (doc === start) return start && { state: start, lost: [] };
   const result = checked(doc);
-  return result instanceof Unusable
-    ? result.problem
-    : { state: result.state, lost: [...lost, ...result.lost] };
+  if (result instanceof Unusable) return result.problem;
+  // What the snapshot lacked was named when it was read: here only what the records lack or broke.
+  return { state: result.state, lost: start ? lost : [...lost, ...result.lost] };
 }
 
 export const storageFailed = (reason: string) =>

@@ -206,9 +206,16 @@ describe('start-up: records of changed parts', () => {
     const { settings: _gone, ...withoutSettings } = doc;
     const dataDir = await tempDir();
     await writeFile(join(dataDir, STATE_FILE), JSON.stringify(withoutSettings));
+    // A good journal after it applies, and is not blamed for what the snapshot lacks.
+    await writeFile(
+      join(dataDir, JOURNAL_FILE),
+      changeRecord(doc.revision + 1, { sceneWindow: { scene: 'versus' } }),
+    );
     const logs: string[] = [];
     const server = await build({ dataDir, logSink: (line) => logs.push(line) });
     expect((await get(server, '/api/match')).body.match.teamA).toEqual({ name: 'Vitality' });
+    expect((await get(server, '/api/state')).body.state.senScene).toBe('versus');
+    expect((await readdir(dataDir)).some((name) => name.startsWith(`${JOURNAL_FILE}.as-found-`))).toBe(false);
     expect(server.service.settings().lanMode).toBe(false);
     expect(logs.some((line) => line.includes('/settings: missing'))).toBe(true);
     expect((await readdir(dataDir)).some((name) => name.startsWith(`${STATE_FILE}.as-found-`))).toBe(true);
