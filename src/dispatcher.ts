@@ -51,12 +51,13 @@ export class Dispatcher {
     private readonly hub: StateHub,
     private readonly store: SaveBarrier,
     private readonly game: LiveStats,
+    /** Where a caller finds the actions of this registry, for the 404 of an unknown one. */
+    private readonly listed = 'GET /api/actions lists them',
   ) {}
 
   async dispatch(action: string, raw: unknown): Promise<CommandAnswer> {
     const entry = this.registry.get(action);
-    if (!entry)
-      throw new ServiceError('unknown_action', `unknown action "${action}": GET /api/actions lists them`);
+    if (!entry) throw new ServiceError('unknown_action', `unknown action "${action}": ${this.listed}`);
     const { command, check } = entry;
     const payload = checkPayload(command.id, check, raw);
     if (command.needsMainWindow) this.#requireMainWindow(command.id);

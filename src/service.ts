@@ -372,7 +372,14 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   });
   const registry = new CommandRegistry();
   const dispatcher = new Dispatcher(registry, hud, hub, store, game);
-  const internal = new Dispatcher(new CommandRegistry(INTERNAL_COMMANDS), hud, hub, store, game);
+  const internal = new Dispatcher(
+    new CommandRegistry(INTERNAL_COMMANDS),
+    hud,
+    hub,
+    store,
+    game,
+    `the reports of /internal/<report> are ${INTERNAL_COMMANDS.map((command) => command.id).join(', ')}`,
+  );
   const events = mitt<ServiceEvents>();
   const tokenFile = join(dataDir, TOKEN_FILE);
   let token = await loadOrCreateToken(tokenFile);

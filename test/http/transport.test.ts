@@ -167,6 +167,10 @@ describe('HTTP transport', () => {
     const requests = await raw(`${server.httpUrl}/internal/requests`, { method: 'DELETE' });
     expect(requests.status).toBe(405);
     expect(String(requests.headers.allow).split(', ').sort()).toEqual(['GET', 'POST']);
+    // POST reaches /internal/:action, whose 404 names the reports there, not the public commands.
+    const report = await raw(`${server.httpUrl}/internal/requests`, { method: 'POST' });
+    expect(report).toMatchObject({ status: 404, body: { error: 'unknown_action' } });
+    expect(report.body.message).toMatch(/host_report, overlay_report/);
   });
 
   it('a failed request keeps its error code in the recent requests and in the log', async () => {
