@@ -2,6 +2,10 @@ import type { TSchema } from '@sinclair/typebox';
 
 const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
 
+/** A JSON object: not null, not an array. */
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
  * Numbers and booleans sent as text ("3", "true") become numbers and booleans where the schema
  * wants them, as the spec allows. Nothing else is touched: not null, not 1.5 (TypeBox's own

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { isMainWindowReady } from '../machines/host.machine.ts';
-import { coerceStrings } from './coerce.ts';
+import { coerceStrings, isPlainObject } from './coerce.ts';
 import type { CommandRegistry } from './commands/registry.ts';
 import { invalidPayload, ServiceError, unavailable } from './errors.ts';
 import type { LiveStats } from './game/game-data.ts';
@@ -20,9 +20,6 @@ export interface CommandAnswer {
 export interface SaveBarrier {
   durable(): Promise<void> | null;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The payload as the command's type: strings become numbers and booleans where the schema says so. */
 export function checkPayload(id: string, check: TypeCheck<TSchema> | null, raw: unknown): unknown {

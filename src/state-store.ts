@@ -4,6 +4,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { Logger } from 'pino';
 import type { StorageStatus } from './answer-schemas.ts';
+import { isPlainObject } from './coerce.ts';
 import { JOURNAL_FILE, STATE_FILE } from './data-dir.ts';
 import { ServiceError } from './errors.ts';
 import { reasonOf } from './persistence/errno-words.ts';
@@ -481,7 +482,7 @@ export function replay(start: LoadedState | null, records: Buffer[]): Checked | 
     const { parts, revision, savedAt } = (data ?? {}) as Record<string, unknown>;
     // A record of earlier versions is a whole document: a change of every part it holds.
     const changed = parts === undefined ? data : parts;
-    if (!isRecord(changed)) return `record ${index + 1}: its parts are not an object`;
+    if (!isPlainObject(changed)) return `record ${index + 1}: its parts are not an object`;
     if (!doc && parts !== undefined) {
       return `record ${index + 1} holds changes, and there is no saved state before it`;
     }
@@ -577,7 +578,7 @@ function keepValid(
       continue;
     }
     const nested = at === '' ? NESTED_PARTS[key] : undefined;
-    if (nested && isRecord(part)) {
+    if (nested && isPlainObject(part)) {
       kept[key] = keepValid(nested, part, `/${key}`, lost, whole);
       continue;
     }
@@ -586,9 +587,6 @@ function keepValid(
   }
   return kept;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The document, or why it cannot be used. A part that cannot be read (a hand edit, a value a bug let

@@ -12,7 +12,7 @@ import { extractToken } from '../access/access-token.ts';
 import { canonicalAddress } from '../access/address-class.ts';
 import { ServiceError } from '../errors.ts';
 import type { Service } from '../service.ts';
-import { peerOf } from './access-hooks.ts';
+import { pathOf, peerOf } from './access-hooks.ts';
 import { sendError } from './error-envelope.ts';
 import { hostRefusal, missingHost } from './host-check.ts';
 
@@ -22,9 +22,9 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 type ClientErrorHandler = NonNullable<FastifyServerOptions['clientErrorHandler']>;
 
 /**
- * The access answer for a request the router will not see. `headers` is undefined when the parser
- * gave up before reading them: then no token could be read, so a device on the local network gets
- * 401 even if it sent one.
+ * The address class and token answer for a request the router will not see. `headers` is undefined
+ * when the parser gave up before reading them: then no token could be read, so a device on the local
+ * network gets 401 even if it sent one.
  */
 function accessRefusal(
   service: Service,
@@ -32,10 +32,6 @@ function accessRefusal(
   headers: FastifyRequest['headers'] | undefined,
 ): ServiceError | null {
   const peer = peerOf(socket, '');
-  if (headers) {
-    const foreignHost = hostRefusal(headers.host);
-    if (foreignHost) return foreignHost;
-  }
   if (peer.class === 'loopback') return null;
   const decision = decideAccess({
     address: peer.address,
@@ -53,25 +49,40 @@ const FRAMEWORK_ERRORS: Record<string, (path: string) => ServiceError> = {
     new ServiceError('uri_too_long', 'a part of the path is too long: no route has one that long'),
 };
 
+/**
+ * The access answer for a request with headers that the router will not see, in the order of a
+ * routed request: Host, the rate limit, then address class and token.
+ */
+async function earlyRefusal(
+  service: Service,
+  socket: Socket | undefined,
+  headers: FastifyRequest['headers'],
+  fallbackAddress = '',
+): Promise<ServiceError | null> {
+  const peer = peerOf(socket, fallbackAddress);
+  return (
+    hostRefusal(headers.host) ??
+    (peer.class === 'loopback' ? null : await rateLimitRefusal(service, peer.address)) ??
+    accessRefusal(service, socket, headers)
+  );
+}
+
 /** Fastify's `frameworkErrors`: a path it cannot decode, before any hook has run. */
 export function frameworkErrorHandler(service: Service) {
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const socket = request.raw.socket;
-    const peer = peerOf(socket, request.ip);
-    // The same order as for routed requests: Host, the rate limit, then address class and token.
+    const path = pathOf(request.raw.url ?? '');
     const failure =
-      hostRefusal(request.headers.host) ??
-      (peer.class === 'loopback' ? null : await rateLimitRefusal(service, peer.address)) ??
-      accessRefusal(service, socket, request.headers) ??
+      (await earlyRefusal(service, socket, request.headers, request.ip)) ??
       missingHost(request) ??
-      FRAMEWORK_ERRORS[error.code]?.((request.raw.url ?? '').split('?')[0] ?? '') ??
+      FRAMEWORK_ERRORS[error.code]?.(path) ??
       new ServiceError('bad_request', `the request cannot be routed: ${error.message}`);
     service.recent.add({
       transport: 'http',
-      request: `${request.method} ${(request.raw.url ?? '').split('?')[0] ?? ''}`,
+      request: `${request.method} ${path}`,
       status: failure.status,
       error: failure.code,
-      address: peer.address,
+      address: peerOf(socket, request.ip).address,
     });
     // A WebSocket upgrade answered here has no server behind its response to end the connection.
     if (request.headers.upgrade !== undefined) {
@@ -152,22 +163,14 @@ export function clientErrorHandler(service: Service): ClientErrorHandler {
  * the connection unanswered. This is no proxy: 501 in the envelope, after the access answer.
  */
 export function answerConnect(service: Service, server: Server): void {
-  const refusalOf = async (request: IncomingMessage, socket: Socket): Promise<ServiceError> => {
-    const peer = peerOf(socket, '');
-    // The order of every early answer: Host, the rate limit, then address class and token.
-    return (
-      hostRefusal(request.headers.host) ??
-      (peer.class === 'loopback' ? null : await rateLimitRefusal(service, peer.address)) ??
-      accessRefusal(service, socket, request.headers) ??
-      new ServiceError(
-        'not_implemented',
-        'CONNECT is not served: this is no proxy (the service answers GET and POST)',
-      )
+  const notAProxy = () =>
+    new ServiceError(
+      'not_implemented',
+      'CONNECT is not served: this is no proxy (the service answers GET and POST)',
     );
-  };
   server.on('connect', (request: IncomingMessage, socket: Socket) => {
-    refusalOf(request, socket).then(
-      (failure) => answerRaw(service, socket, `CONNECT ${request.url ?? ''}`, failure),
+    earlyRefusal(service, socket, request.headers).then(
+      (refusal) => answerRaw(service, socket, `CONNECT ${request.url ?? ''}`, refusal ?? notAProxy()),
       () => socket.destroy(),
     );
   });

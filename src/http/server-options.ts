@@ -25,7 +25,7 @@ export function serverOptions(service: Service, logger: Logger) {
     clientErrorHandler: clientErrorHandler(service),
     ...timeoutOptions,
     // Node's answer to an HTTP/1.1 request without Host is a bare 400: the access hooks answer it in
-    // the envelope instead (hostRefusal).
+    // the envelope instead (missingHost).
     http: { ...timeoutOptions.http, maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
   };
 }
