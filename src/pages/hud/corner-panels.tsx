@@ -6,7 +6,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { mediaUrl } from '../../protocol/media.ts';
-import { branding, match, production } from '../shared/store.ts';
+import { branding, match, production } from '../common/store.ts';
 
 /** How long each sponsor stays before the next one. */
 export const SPONSOR_ROTATION_MS = 8_000;

@@ -1,6 +1,6 @@
 /**
  * The live game as the overlay draws it: small computed signals picked from the `game` messages
- * (shared/game-store.ts) and the HUD state's sides. Each one changes only when what it holds
+ * (common/game-store.ts) and the HUD state's sides. Each one changes only when what it holds
  * changes (a number, a string, or the same player object while the server sent nothing new for
  * that player), so a frame re-renders only the boxes whose values moved, and the same frame twice
  * re-renders nothing.
@@ -8,10 +8,10 @@
 import type { ReadonlySignal } from '@preact/signals';
 import { computed } from '@preact/signals';
 import type { GamePlayer } from '../../protocol/index.ts';
-import type { Side } from '../shared/broadcast.ts';
-import { SLOTS, slotsOf, teams } from '../shared/broadcast.ts';
-import { gameLive } from '../shared/game-store.ts';
-import { state } from '../shared/store.ts';
+import type { Side } from '../common/broadcast.ts';
+import { SLOTS, slotsOf, teams } from '../common/broadcast.ts';
+import { gameLive } from '../common/game-store.ts';
+import { state } from '../common/store.ts';
 
 export type GameSide = 'CT' | 'T';
 

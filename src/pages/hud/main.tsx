@@ -5,9 +5,9 @@
  */
 import { render } from 'preact';
 import { PANELS } from '../../protocol/index.ts';
-import { THEME_PRESETS } from '../shared/broadcast.ts';
-import { Client } from '../shared/client.ts';
-import { state } from '../shared/store.ts';
+import { THEME_PRESETS } from '../common/broadcast.ts';
+import { Client } from '../common/client.ts';
+import { state } from '../common/store.ts';
 import { Overlay } from './overlay.tsx';
 
 /** The opening report: presets, opened, and false for each panel flag still absent from the state. */

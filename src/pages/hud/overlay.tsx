@@ -1,7 +1,7 @@
 /** The HUD overlay: every panel on the 1920x1080 stage, each shown as the HUD state says. */
-import { activePreset } from '../shared/broadcast.ts';
-import { Stage } from '../shared/stage.tsx';
-import { connectionStatus, state } from '../shared/store.ts';
+import { activePreset } from '../common/broadcast.ts';
+import { Stage } from '../common/stage.tsx';
+import { connectionStatus, state } from '../common/store.ts';
 import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
 import { gameOn } from './live.ts';
 import { ObservedBox, PlayerBoxes } from './player-boxes.tsx';

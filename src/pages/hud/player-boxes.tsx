@@ -6,9 +6,9 @@
  * Each box reads only its own slot's signal (live.ts): a frame re-renders the boxes that changed.
  */
 import type { GamePlayer } from '../../protocol/index.ts';
-import type { Side } from '../shared/broadcast.ts';
-import { playerIn, teams } from '../shared/broadcast.ts';
-import { TeamLogo } from '../shared/team-logo.tsx';
+import type { Side } from '../common/broadcast.ts';
+import { playerIn, teams } from '../common/broadcast.ts';
+import { TeamLogo } from '../common/team-logo.tsx';
 import {
   activeWeapon,
   gameOn,

@@ -4,7 +4,7 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import { lastReplay } from '../shared/store.ts';
+import { lastReplay } from '../common/store.ts';
 
 export const replayUrl = (path: string) => `/replay?path=${encodeURIComponent(path)}`;
 

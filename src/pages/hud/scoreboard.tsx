@@ -1,7 +1,7 @@
 /** The scoreboard (toggle_scoreboard, F9 in the game): both teams' players by HUD slot. */
-import type { Side } from '../shared/broadcast.ts';
-import { playerIn, teams } from '../shared/broadcast.ts';
-import { TeamLogo } from '../shared/team-logo.tsx';
+import type { Side } from '../common/broadcast.ts';
+import { playerIn, teams } from '../common/broadcast.ts';
+import { TeamLogo } from '../common/team-logo.tsx';
 import { slotsOfTeam } from './live.ts';
 import { PlayerRow } from './player-row.tsx';
 

@@ -4,10 +4,10 @@
  * source gives, and say plainly that none is configured.
  */
 import type { EventData, GamePlayer } from '../../protocol/index.ts';
-import type { Side } from '../shared/broadcast.ts';
-import { playerIn, teams } from '../shared/broadcast.ts';
-import { statsPlayer } from '../shared/store.ts';
-import { TeamLogo } from '../shared/team-logo.tsx';
+import type { Side } from '../common/broadcast.ts';
+import { playerIn, teams } from '../common/broadcast.ts';
+import { statsPlayer } from '../common/store.ts';
+import { TeamLogo } from '../common/team-logo.tsx';
 import { hasLiveMap, mainWeapon, money, playerInSlot, slotsOfTeam, weaponLabel } from './live.ts';
 
 type Provider = NonNullable<NonNullable<EventData<'stats.player'>['player']>['provider']>;

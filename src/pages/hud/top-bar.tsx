@@ -1,9 +1,9 @@
 /** The top bar: teams, series score, the map being played and its score, the series maps, the event. */
 
-import type { Side } from '../shared/broadcast.ts';
-import { currentMap, seriesMapHooks, teams, winnerSide } from '../shared/broadcast.ts';
-import { match } from '../shared/store.ts';
-import { TeamLogo } from '../shared/team-logo.tsx';
+import type { Side } from '../common/broadcast.ts';
+import { currentMap, seriesMapHooks, teams, winnerSide } from '../common/broadcast.ts';
+import { match } from '../common/store.ts';
+import { TeamLogo } from '../common/team-logo.tsx';
 import { bombFill, clockText, gameOn, liveScore, phase, phaseText, roundNumber, sideOfTeam } from './live.ts';
 
 function TeamBlock({ side }: { side: Side }) {

@@ -3,9 +3,9 @@
  * veto_reveal says (the manual session live, veto_set or an import alike: the match carries them).
  */
 import { useEffect, useRef } from 'preact/hooks';
-import { labelOf, teams } from '../shared/broadcast.ts';
-import { match, reveal } from '../shared/store.ts';
-import { TeamLogo } from '../shared/team-logo.tsx';
+import { labelOf, teams } from '../common/broadcast.ts';
+import { match, reveal } from '../common/store.ts';
+import { TeamLogo } from '../common/team-logo.tsx';
 
 const TYPE_WORDS = { ban: 'Ban', pick: 'Pick', decider: 'Decider' } as const;
 

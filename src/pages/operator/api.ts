@@ -2,7 +2,7 @@
  * The operator app's own HTTP calls (sign-in and the panel API, cookie + same origin). Commands do
  * not go here: they are triggers over the WebSocket (client.ts).
  */
-import type { PanelStatus } from '../shared/store.ts';
+import type { PanelStatus } from '../common/store.ts';
 
 /** What every failure says, as the server's envelope does. */
 export interface Failure {

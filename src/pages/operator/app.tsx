@@ -2,7 +2,7 @@
 import { signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { connection, match } from '../shared/store.ts';
+import { connection, match } from '../common/store.ts';
 import { AutomationView } from './automation-view.tsx';
 import { GameView } from './game-view.tsx';
 import { HudView } from './hud-view.tsx';

@@ -1,8 +1,8 @@
 /** Integrations > Local automation: the automation server switch, its addresses, LAN mode, the token, recent requests. */
 import { useSignal } from '@preact/signals';
 import type { RequestRecord } from '../../protocol/index.ts';
-import type { PanelStatus } from '../shared/store.ts';
-import { panelStatus, requests } from '../shared/store.ts';
+import type { PanelStatus } from '../common/store.ts';
+import { panelStatus, requests } from '../common/store.ts';
 import type { SettingsChange } from './api.ts';
 import { api } from './api.ts';
 import { Address, Card, ConfirmButton, CopyButton, ErrorText, Switch } from './ui.tsx';

@@ -7,8 +7,8 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { mediaUrl } from '../../protocol/media.ts';
-import type { PanelStatus } from '../shared/store.ts';
-import { panelStatus } from '../shared/store.ts';
+import type { PanelStatus } from '../common/store.ts';
+import { panelStatus } from '../common/store.ts';
 import { api } from './api.ts';
 import { Address, Card, ErrorText, Field } from './ui.tsx';
 

@@ -6,8 +6,8 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { GameStatus, InstallState } from '../../protocol/index.ts';
-import { gameLive, gameStatus, serverClockOffset } from '../shared/game-store.ts';
-import { match, panelStatus, state } from '../shared/store.ts';
+import { gameLive, gameStatus, serverClockOffset } from '../common/game-store.ts';
+import { match, panelStatus, state } from '../common/store.ts';
 import { request } from './api.ts';
 import { Card, CommandButton, CopyButton, ErrorText, Switch } from './ui.tsx';
 

@@ -8,8 +8,8 @@ import {
   SceneSchema,
   StatsProviderSchema,
 } from '../../protocol/index.ts';
-import type { Production } from '../shared/store.ts';
-import { notices, panelStatus, presets, production, state, statsPlayer } from '../shared/store.ts';
+import type { Production } from '../common/store.ts';
+import { notices, panelStatus, presets, production, state, statsPlayer } from '../common/store.ts';
 import { BrandingCard, SourcesCard, TalentsCard } from './branding-view.tsx';
 import { Address, Card, CommandButton, ErrorText, Field, literals, Switch, useCommand } from './ui.tsx';
 

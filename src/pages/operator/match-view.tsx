@@ -1,7 +1,7 @@
 /** Match: teams, event name, formats, the series maps with their results, reset. */
 import type { MapView, MatchSummary } from '../../protocol/index.ts';
 import { BoFormatSchema, TeamFormatSchema } from '../../protocol/index.ts';
-import { match } from '../shared/store.ts';
+import { match } from '../common/store.ts';
 import { Card, ConfirmButton, ErrorText, Field, literals, useCommand, useDraft } from './ui.tsx';
 
 const BO_FORMATS = literals(BoFormatSchema);

@@ -1,6 +1,6 @@
 /** Integrations > OBS: address, password (never shown back), enabled, connection and replay buffer. */
 import { useSignal } from '@preact/signals';
-import { panelStatus, state } from '../shared/store.ts';
+import { panelStatus, state } from '../common/store.ts';
 import { api } from './api.ts';
 import { Card, ErrorText, Field, Switch, useDraft } from './ui.tsx';
 

@@ -2,8 +2,8 @@
  * The operator app's session: signed in or not, and the one client it holds while signed in.
  */
 import { signal } from '@preact/signals';
-import { Client } from '../shared/client.ts';
-import { requests } from '../shared/store.ts';
+import { Client } from '../common/client.ts';
+import { requests } from '../common/store.ts';
 import { api } from './api.ts';
 
 export type Auth = 'checking' | 'signed-out' | 'signed-in';

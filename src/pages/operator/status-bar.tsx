@@ -1,6 +1,6 @@
 /** The status bar: what a glance at the desk must tell, each item live from the WebSocket. */
 import type { ComponentChildren } from 'preact';
-import { connection, panelStatus, state } from '../shared/store.ts';
+import { connection, panelStatus, state } from '../common/store.ts';
 
 type Tone = 'ok' | 'warn' | 'bad' | 'idle';
 

@@ -3,7 +3,7 @@ import type { Signal } from '@preact/signals';
 import { useSignal } from '@preact/signals';
 import type { ButtonHTMLAttributes, ComponentChildren } from 'preact';
 import { useEffect, useId, useRef } from 'preact/hooks';
-import type { CommandResult } from '../shared/client.ts';
+import type { CommandResult } from '../common/client.ts';
 import { trigger } from './session.ts';
 
 export function Card(props: {

@@ -4,7 +4,7 @@ import { useEffect } from 'preact/hooks';
 import { mapLabel } from '../../../machines/map-names.ts';
 import type { VetoStatus } from '../../protocol/index.ts';
 import { BoFormatSchema, StepTypeSchema } from '../../protocol/index.ts';
-import { match, reveal, veto } from '../shared/store.ts';
+import { match, reveal, veto } from '../common/store.ts';
 import { api } from './api.ts';
 import {
   Card,

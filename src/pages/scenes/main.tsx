@@ -7,10 +7,10 @@
 import type { Static } from '@sinclair/typebox';
 import { render } from 'preact';
 import { SceneSchema } from '../../protocol/index.ts';
-import { activePreset } from '../shared/broadcast.ts';
-import { Client } from '../shared/client.ts';
-import { Stage } from '../shared/stage.tsx';
-import { connectionStatus, state } from '../shared/store.ts';
+import { activePreset } from '../common/broadcast.ts';
+import { Client } from '../common/client.ts';
+import { Stage } from '../common/stage.tsx';
+import { connectionStatus, state } from '../common/store.ts';
 import { SCENE_VIEWS } from './scenes.tsx';
 
 type Scene = Static<typeof SceneSchema>;

@@ -5,11 +5,11 @@
 import type { Static } from '@sinclair/typebox';
 import type { SceneSchema as SceneSchemaType } from '../../protocol/index.ts';
 import { mediaUrl } from '../../protocol/media.ts';
+import type { Side } from '../common/broadcast.ts';
+import { initialsOf, pickSide, seriesMapHooks, teams, winnerSide } from '../common/broadcast.ts';
+import { branding, match } from '../common/store.ts';
+import { TeamLogo } from '../common/team-logo.tsx';
 import { SPONSOR_ROTATION_MS, useRotation } from '../hud/corner-panels.tsx';
-import type { Side } from '../shared/broadcast.ts';
-import { initialsOf, pickSide, seriesMapHooks, teams, winnerSide } from '../shared/broadcast.ts';
-import { branding, match } from '../shared/store.ts';
-import { TeamLogo } from '../shared/team-logo.tsx';
 
 type Scene = Static<typeof SceneSchemaType>;
 

@@ -10,7 +10,7 @@ import { match, presets, state } from './store.ts';
 
 export type Side = 'A' | 'B';
 
-/** The colour presets the overlay's theme defines (styles in shared/broadcast.css). */
+/** The colour presets the overlay's theme defines (styles in common/broadcast.css). */
 export const THEME_PRESETS = [
   { id: 'midnight', name: 'Midnight' },
   { id: 'crimson', name: 'Crimson' },
