@@ -13,7 +13,7 @@ import readRoutes from './http/routes/read.routes.ts';
 import { useServiceSerializer } from './http/serializer.ts';
 import { serverOptions } from './http/server-options.ts';
 import servicePlugin from './http/service.plugin.ts';
-import type { SettingsChange } from './saved-state.ts';
+import type { SettingsChange } from './protocol/settings.ts';
 import type { Service } from './service.ts';
 import wsPlugin from './ws/ws.plugin.ts';
 import { WS_PATHS } from './ws/ws-routes.ts';

@@ -4,13 +4,13 @@ import { buildApp } from './app.ts';
 import { buildAppServer, DEFAULT_APP_PORT } from './app-server/app-server.ts';
 import { limitConnectionsPerDevice } from './http/connection-limits.ts';
 import { Listener } from './http/listen.ts';
-import type { SettingsChange } from './saved-state.ts';
-import { automationEnabled, publicSettings } from './saved-state.ts';
+import type { SettingsChange } from './protocol/settings.ts';
+import type { PanelStatus } from './protocol/websocket.ts';
+import { CLOSE } from './protocol/websocket.ts';
 import type { Service, ServiceOptions } from './service.ts';
 import { startService } from './service.ts';
+import { automationEnabled, publicSettings } from './settings/settings.ts';
 import { PAGES_DIR } from './version.ts';
-import type { PanelStatus } from './ws/protocol.ts';
-import { CLOSE } from './ws/protocol.ts';
 
 export const DEFAULT_PORT = 44555;
 export { DEFAULT_APP_PORT };

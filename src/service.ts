@@ -18,8 +18,19 @@ import type { ImportedVeto, ImportRequest } from '../machines/veto-session.machi
 import { vetoSessionMachine } from '../machines/veto-session.machine.ts';
 import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
 import { RateLimit } from './access/rate-limit.ts';
-import { INTERNAL_COMMANDS } from './commands/internal.commands.ts';
-import { CommandRegistry } from './commands/registry.ts';
+import { RecentRequests } from './access/recent-requests.ts';
+import { INTERNAL_COMMANDS } from './core/commands/internal.commands.ts';
+import { CommandRegistry } from './core/commands/registry.ts';
+import { Dispatcher } from './core/dispatcher.ts';
+import type { HudSystem, Snapshots } from './core/hud-system.ts';
+import { ACTOR_KEYS, startHudSystem } from './core/hud-system.ts';
+import { MainWindow } from './core/main-window.ts';
+import { StateHub } from './core/state-hub.ts';
+import { GameData } from './game/game-data.ts';
+import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
+import type { MatchImporter } from './import/match-importer.ts';
+import { logObsConnection } from './obs/obs-log.ts';
+import { obsConnectionLive } from './obs/obs-socket.ts';
 import {
   createDataDir,
   DataDirError,
@@ -28,27 +39,18 @@ import {
   STATE_FILE,
   TOKEN_FILE,
   tidyDataDir,
-} from './data-dir.ts';
-import { Dispatcher } from './dispatcher.ts';
-import { ServiceError } from './errors.ts';
-import { GameData } from './game/game-data.ts';
-import type { HudSystem, Snapshots } from './hud-system.ts';
-import { ACTOR_KEYS, startHudSystem } from './hud-system.ts';
-import { DEFAULT_IMPORT_SOURCES } from './import/import-sources.ts';
-import type { MatchImporter } from './import/match-importer.ts';
-import { MainWindow } from './main-window.ts';
-import { logObsConnection } from './obs/obs-log.ts';
-import { obsConnectionLive } from './obs/obs-socket.ts';
+} from './persistence/data-dir.ts';
 import type { ServerPorts } from './persistence/data-dir-lock.ts';
 import { DataDirLock } from './persistence/data-dir-lock.ts';
 import { reasonOf } from './persistence/errno-words.ts';
+import type { LoadedState, SavedState } from './persistence/saved-state.ts';
+import { SAVED_STATE_VERSION } from './persistence/saved-state.ts';
+import { STORAGE_OK, StateStore } from './persistence/state-store.ts';
 import type { StoreFiles } from './persistence/store-files.ts';
 import { realFiles } from './persistence/store-files.ts';
-import { RecentRequests } from './recent-requests.ts';
-import type { LoadedState, SavedState, Settings, SettingsChange } from './saved-state.ts';
-import { automationEnabled, brandingOf, gameSettings, SAVED_STATE_VERSION } from './saved-state.ts';
-import { StateHub } from './state-hub.ts';
-import { STORAGE_OK, StateStore } from './state-store.ts';
+import { ServiceError } from './protocol/errors.ts';
+import type { Settings, SettingsChange } from './protocol/settings.ts';
+import { automationEnabled, brandingOf, gameSettings } from './settings/settings.ts';
 
 const mitt = mittModule as unknown as typeof mittModule.default;
 

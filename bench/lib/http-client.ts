@@ -1,5 +1,5 @@
 import { Agent, request } from 'node:http';
-import type { CommandAnswer } from '../../src/dispatcher.ts';
+import type { CommandAnswer } from '../../src/core/dispatcher.ts';
 
 export interface Answer {
   status: number;

@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import type { ServerMessage } from '../../src/ws/protocol.ts';
+import type { ServerMessage } from '../../src/protocol/websocket.ts';
 
 export type TriggerResult = Extract<ServerMessage, { type: 'result' }>;
 

@@ -3,7 +3,7 @@
  * connections cannot drift apart. The Origin and Host header rules run before this (they concern
  * browsers, whatever the address), and the rate limit counts the request before it too.
  */
-import { ServiceError } from '../errors.ts';
+import { ServiceError } from '../protocol/errors.ts';
 import { tokensEqual } from './access-token.ts';
 import { classifyAddress } from './address-class.ts';
 

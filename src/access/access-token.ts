@@ -8,7 +8,7 @@ import { chmod, readFile, stat } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { createDataDir, OWNER_ONLY } from '../data-dir.ts';
+import { createDataDir, OWNER_ONLY } from '../persistence/data-dir.ts';
 
 const TOKEN_BYTES = 32;
 /** 32 bytes in base64url without padding: 43 characters of [A-Za-z0-9_-]. */

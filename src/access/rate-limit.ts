@@ -3,7 +3,7 @@
  * budget, so a device cannot double its rate by using both transports.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { ServiceError } from '../errors.ts';
+import { ServiceError } from '../protocol/errors.ts';
 import { classifyAddress } from './address-class.ts';
 import { deviceKey } from './device-key.ts';
 

@@ -5,9 +5,9 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import fp from 'fastify-plugin';
 import { tokensEqual } from '../access/access-token.ts';
 import { sessionCookie, signedOutCookie } from '../access/sign-in.ts';
-import { checkPayload } from '../dispatcher.ts';
-import { ServiceError } from '../errors.ts';
+import { checkPayload } from '../core/dispatcher.ts';
 import { answers, okAnswer } from '../http/routes/shared.ts';
+import { ServiceError } from '../protocol/errors.ts';
 
 const SignIn = Type.Object(
   { key: Type.String({ minLength: 1, maxLength: 256 }) },

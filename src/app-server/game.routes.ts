@@ -10,8 +10,7 @@ import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { checkPayload } from '../dispatcher.ts';
-import { conflict } from '../errors.ts';
+import { checkPayload } from '../core/dispatcher.ts';
 import type { CfgTarget } from '../game/gsi-config.ts';
 import {
   CFG_FILE_NAME,
@@ -25,8 +24,9 @@ import {
 } from '../game/gsi-config.ts';
 import { peerOf } from '../http/access-hooks.ts';
 import { answers, okAnswer } from '../http/routes/shared.ts';
+import { conflict } from '../protocol/errors.ts';
 import { GameStatusSchema, InstallStateSchema } from '../protocol/game.ts';
-import { strict } from '../schemas.ts';
+import { strict } from '../protocol/schemas.ts';
 
 /**
  * A ten-player frame is about 10 KB of JSON; 25 grenades with five burning molotovs and the

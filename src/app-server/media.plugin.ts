@@ -12,13 +12,13 @@ import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { OWNER_ONLY } from '../data-dir.ts';
-import { checkPayload } from '../dispatcher.ts';
-import { invalidPayload, ServiceError } from '../errors.ts';
+import { checkPayload } from '../core/dispatcher.ts';
 import { answers, okAnswer } from '../http/routes/shared.ts';
+import { OWNER_ONLY } from '../persistence/data-dir.ts';
+import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import { MEDIA_PATH, mediaUrl } from '../protocol/media.ts';
-import { MediaIdSchema } from '../saved-state.ts';
-import type { EventMessage } from '../ws/protocol.ts';
+import { MediaIdSchema } from '../protocol/settings.ts';
+import type { EventMessage } from '../protocol/websocket.ts';
 
 /** The largest image an operator may upload. */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ServiceError } from '../errors.ts';
 import { sendError } from '../http/error-envelope.ts';
+import { ServiceError } from '../protocol/errors.ts';
 import { SCENE_PAGES } from './page-paths.ts';
 
 /**

@@ -2,11 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import fp from 'fastify-plugin';
-import { RequestRecordSchema } from '../answer-schemas.ts';
-import { checkPayload } from '../dispatcher.ts';
+import { checkPayload } from '../core/dispatcher.ts';
 import { answers, okAnswer } from '../http/routes/shared.ts';
-import type { SettingsChange } from '../saved-state.ts';
-import { PublicSettingsSchema, publicSettings, SettingsChangeSchema } from '../saved-state.ts';
+import { RequestRecordSchema } from '../protocol/answers.ts';
+import type { SettingsChange } from '../protocol/settings.ts';
+import { PublicSettingsSchema, SettingsChangeSchema } from '../protocol/settings.ts';
+import { publicSettings } from '../settings/settings.ts';
 
 const checkSettingsChange = TypeCompiler.Compile(SettingsChangeSchema);
 const tokenAnswer = answers(okAnswer({ token: Type.String() }));

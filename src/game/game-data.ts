@@ -14,8 +14,9 @@ import { sideChangesBetween } from '../../machines/game-sides.ts';
 import { mapLabel, normalizeMapName } from '../../machines/map-names.ts';
 import type { MatchInput } from '../../machines/match.machine.ts';
 import { tokensEqual } from '../access/access-token.ts';
-import { invalidPayload, ServiceError } from '../errors.ts';
-import type { HudSystem } from '../hud-system.ts';
+import type { HudSystem } from '../core/hud-system.ts';
+import type { StateHub } from '../core/state-hub.ts';
+import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import type {
   GameLive,
   GameLivePatch,
@@ -25,7 +26,6 @@ import type {
   GameStatus,
   SlotNumbering,
 } from '../protocol/game.ts';
-import type { StateHub } from '../state-hub.ts';
 import { AdrTracker } from './adr.ts';
 import type { GameFrame } from './game-frame.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';

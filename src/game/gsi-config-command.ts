@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { loadOrCreateToken } from '../access/access-token.ts';
-import { GAME_TOKEN_FILE } from '../data-dir.ts';
+import { GAME_TOKEN_FILE } from '../persistence/data-dir.ts';
 import type { InstallState } from './gsi-config.ts';
 import {
   CFG_FILE_NAME,

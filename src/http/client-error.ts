@@ -10,7 +10,7 @@ import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions }
 import { decideAccess } from '../access/access-policy.ts';
 import { extractToken } from '../access/access-token.ts';
 import { canonicalAddress } from '../access/address-class.ts';
-import { ServiceError } from '../errors.ts';
+import { ServiceError } from '../protocol/errors.ts';
 import type { Service } from '../service.ts';
 import { pathOf, peerOf } from './access-hooks.ts';
 import { sendError } from './error-envelope.ts';

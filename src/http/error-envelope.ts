@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { RateLimitedError } from '../access/rate-limit.ts';
-import type { ErrorCode } from '../errors.ts';
-import { ERROR_STATUS, ServiceError } from '../errors.ts';
+import type { ErrorCode } from '../protocol/errors.ts';
+import { ERROR_STATUS, ServiceError } from '../protocol/errors.ts';
 
 declare module 'fastify' {
   interface FastifyReply {

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import type { FastifyRequest } from 'fastify';
-import { ServiceError } from '../errors.ts';
+import { ServiceError } from '../protocol/errors.ts';
 
 let cached: Set<string> | null = null;
 

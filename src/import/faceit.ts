@@ -2,7 +2,7 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { normalizeMapName } from '../../machines/map-names.ts';
 import type { BoFormat, Side, Team, VetoStep } from '../../machines/veto-rules.ts';
-import { ServiceError } from '../errors.ts';
+import { ServiceError } from '../protocol/errors.ts';
 import type { SourceClient } from './fetch-source.ts';
 import type { ImportSources } from './import-sources.ts';
 import type { ImportedVeto } from './imported-veto.ts';

@@ -1,5 +1,5 @@
 import { load } from 'cheerio';
-import { ServiceError } from '../errors.ts';
+import { ServiceError } from '../protocol/errors.ts';
 import { VERSION } from '../version.ts';
 
 /**

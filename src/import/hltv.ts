@@ -1,7 +1,7 @@
 import { type CheerioAPI, load } from 'cheerio';
 import { normalizeMapName } from '../../machines/map-names.ts';
 import type { BoFormat, Side, Team, VetoStep } from '../../machines/veto-rules.ts';
-import { ServiceError } from '../errors.ts';
+import { ServiceError } from '../protocol/errors.ts';
 import type { SourceClient } from './fetch-source.ts';
 import type { ImportSources } from './import-sources.ts';
 import type { ImportedVeto } from './imported-veto.ts';

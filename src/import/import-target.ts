@@ -1,4 +1,4 @@
-import { ServiceError } from '../errors.ts';
+import { ServiceError } from '../protocol/errors.ts';
 import type { ImportProvider } from './imported-veto.ts';
 
 /** What an import_match_veto payload points at, recognised by host; the request goes to the configured base URL. */

@@ -1,5 +1,5 @@
 import { explainSteps } from '../../machines/veto-rules.ts';
-import { ServiceError } from '../errors.ts';
+import { ServiceError } from '../protocol/errors.ts';
 import { importFaceitMatch } from './faceit.ts';
 import { createImportBudget, createSourceClient } from './fetch-source.ts';
 import { importHltvMatch } from './hltv.ts';

@@ -1,6 +1,6 @@
 import type { Team } from '../../machines/veto-rules.ts';
-import { ServiceError } from '../errors.ts';
-import { TeamSchema } from '../schemas.ts';
+import { ServiceError } from '../protocol/errors.ts';
+import { TeamSchema } from '../protocol/schemas.ts';
 
 /** The limits set_teams takes, counted as the schemas count them (docs/api.md, "Lengths"). */
 const MAX_TEAM_NAME = TeamSchema.properties.name.maxLength ?? 64;

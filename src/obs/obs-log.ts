@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ObsConnectionSnapshot, ObsReason } from '../../machines/obs-connection.machine.ts';
 import { obsStatusOf } from '../../machines/obs-connection.machine.ts';
-import type { ActorOf } from '../hud-system.ts';
+import type { ActorOf } from '../core/hud-system.ts';
 
 /** What each reason means for the operator, and what to do about it. */
 const EXPLAINED: Record<ObsReason, string> = {

@@ -7,7 +7,7 @@
  */
 import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DataDirError, LOCK_FILE, OWNER_ONLY } from '../data-dir.ts';
+import { DataDirError, LOCK_FILE, OWNER_ONLY } from './data-dir.ts';
 
 /** Where the server listens; null until it does (and `port` stays null while automation never opened). */
 export interface ServerPorts {

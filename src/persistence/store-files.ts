@@ -8,7 +8,7 @@ import { writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { OWNER_ONLY } from '../data-dir.ts';
+import { OWNER_ONLY } from './data-dir.ts';
 
 /** The journal, open for appending. */
 export interface JournalFile {

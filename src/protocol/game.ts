@@ -6,7 +6,7 @@
 import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import { GAME_SIDES } from '../../machines/game-sides.ts';
-import { OneOf } from '../schemas.ts';
+import { OneOf } from './schemas.ts';
 
 export const GameSideSchema = OneOf(GAME_SIDES, { description: 'The game side: CT or T' });
 

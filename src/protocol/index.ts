@@ -4,11 +4,12 @@
  * bundles it for the browser), so the operator app and the HUD pages import the very definitions
  * the server validates and serialises with.
  */
-export * from '../answer-schemas.ts';
-export type { ErrorCode } from '../errors.ts';
-export { ERROR_STATUS } from '../errors.ts';
-export * from '../schemas.ts';
-export * from '../ws/protocol.ts';
+export * from './answers.ts';
+export type { ErrorCode } from './errors.ts';
+export { ERROR_STATUS } from './errors.ts';
 export * from './game.ts';
 export * from './media.ts';
 export * from './panels.ts';
+export * from './schemas.ts';
+export * from './settings.ts';
+export * from './websocket.ts';

@@ -6,7 +6,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 import { GameMessage } from '../protocol/game.ts';
-import type { ServerMessage } from './protocol.ts';
+import type { ServerMessage } from '../protocol/websocket.ts';
 import {
   ErrorMessage,
   EVENT_MESSAGES,
@@ -14,7 +14,7 @@ import {
   PongMessage,
   ResultMessage,
   SnapshotAnswer,
-} from './protocol.ts';
+} from '../protocol/websocket.ts';
 
 type Serialize = (message: unknown) => string;
 

@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { GameMessage } from '../protocol/game.ts';
-import type { EventMessage, ServerMessage } from './protocol.ts';
-import { CLOSE, MAX_BUFFERED_BYTES } from './protocol.ts';
+import type { EventMessage, ServerMessage } from '../protocol/websocket.ts';
+import { CLOSE, MAX_BUFFERED_BYTES } from '../protocol/websocket.ts';
 import { serializeMessage } from './serialize.ts';
 
 /** One WebSocket connection as the gateway keeps it. */

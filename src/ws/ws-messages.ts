@@ -1,13 +1,13 @@
 import type { TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { RateLimitedError } from '../access/rate-limit.ts';
-import { ServiceError } from '../errors.ts';
+import { snapshotViewOf } from '../core/views.ts';
 import { toServiceError } from '../http/error-envelope.ts';
-import { brandingOf } from '../saved-state.ts';
+import { ServiceError } from '../protocol/errors.ts';
+import type { ClientMessage, PanelStatus, Snapshot } from '../protocol/websocket.ts';
+import { CLOSE, ClientMessage as ClientMessageSchema, MessageId } from '../protocol/websocket.ts';
 import type { Service } from '../service.ts';
-import { snapshotViewOf } from '../views.ts';
-import type { ClientMessage, PanelStatus, Snapshot } from './protocol.ts';
-import { CLOSE, ClientMessage as ClientMessageSchema, MessageId } from './protocol.ts';
+import { brandingOf } from '../settings/settings.ts';
 import type { WsClient, WsFanout } from './ws-fanout.ts';
 
 const checkMessage = TypeCompiler.Compile(ClientMessageSchema);

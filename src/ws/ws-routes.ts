@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ServiceError } from '../errors.ts';
+import { ServiceError } from '../protocol/errors.ts';
 
 /** The paths of the automation server's WebSocket: anywhere else an upgrade is refused before it happens. */
 export const WS_PATHS: ReadonlySet<string> = new Set(['/', '/ws']);

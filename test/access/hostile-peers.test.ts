@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REMOTE_REQUESTS_PER_SECOND } from '../../src/access/rate-limit.ts';
 import { MAX_CONNECTIONS_PER_DEVICE } from '../../src/http/connection-limits.ts';
-import { CLOSE } from '../../src/ws/protocol.ts';
+import { CLOSE } from '../../src/protocol/websocket.ts';
 import { build } from '../helpers/build.ts';
 import { createTestNetwork, netnsSkipReason, type TestNetwork } from '../helpers/netns.ts';
 import { parseAnswer } from '../helpers/raw-http.ts';

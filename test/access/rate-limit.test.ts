@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateLimit, RateLimitedError, REMOTE_REQUESTS_PER_SECOND } from '../../src/access/rate-limit.ts';
-import { ServiceError } from '../../src/errors.ts';
+import { ServiceError } from '../../src/protocol/errors.ts';
 
 /** Consumes `count` times back to back and returns what each attempt threw (undefined = allowed). */
 async function attempts(limit: RateLimit, address: string | undefined, count: number) {

@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalAddress } from '../../src/access/address-class.ts';
+import { AUTH_DEADLINE_MS } from '../../src/protocol/websocket.ts';
 import type { RunningServer } from '../../src/server.ts';
-import { AUTH_DEADLINE_MS } from '../../src/ws/protocol.ts';
 import { build } from '../helpers/build.ts';
 import {
   canCreateNetns,

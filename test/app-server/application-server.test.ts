@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { MAIN_WINDOW_GRACE_MS } from '../../src/main-window.ts';
+import { MAIN_WINDOW_GRACE_MS } from '../../src/core/main-window.ts';
 import { build, command, tempDir } from '../helpers/build.ts';
 import { connect } from '../helpers/ws-client.ts';
 

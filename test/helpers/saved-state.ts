@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JOURNAL_FILE, STATE_FILE } from '../../src/data-dir.ts';
+import { JOURNAL_FILE, STATE_FILE } from '../../src/persistence/data-dir.ts';
 import { decodeRecords } from '../../src/persistence/journal-format.ts';
-import type { SavedState } from '../../src/saved-state.ts';
-import { replay } from '../../src/state-store.ts';
+import type { SavedState } from '../../src/persistence/saved-state.ts';
+import { replay } from '../../src/persistence/state-store.ts';
 
 const readIfPresent = (file: string) =>
   readFile(file).catch((error: NodeJS.ErrnoException) => {

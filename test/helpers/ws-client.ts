@@ -1,11 +1,11 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { afterEach } from 'vitest';
 import { WebSocket } from 'ws';
-import { ServerMessage } from '../../src/ws/protocol.ts';
+import { ServerMessage } from '../../src/protocol/websocket.ts';
 
 const checkServerMessage = TypeCompiler.Compile(ServerMessage);
 
-// Every message any test receives must be one the protocol (src/ws/protocol.ts, docs/asyncapi.json)
+// Every message any test receives must be one the protocol (src/protocol/websocket.ts, docs/asyncapi.json)
 // describes: a test that received another fails after it ran.
 const violations: string[] = [];
 afterEach(() => {

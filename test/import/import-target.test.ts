@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../src/errors.ts';
 import { resolveImportTarget } from '../../src/import/import-target.ts';
+import { ServiceError } from '../../src/protocol/errors.ts';
 
 const ID = '1-ffb4225f-ff51-42ed-acb5-af6714175934';
 

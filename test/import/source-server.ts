@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect } from 'vitest';
-import type { ServiceError } from '../../src/errors.ts';
 import { createMatchImporter, type MatchImporterOptions } from '../../src/import/match-importer.ts';
+import type { ServiceError } from '../../src/protocol/errors.ts';
 
 /**
  * Local stand-ins for FACEIT and HLTV: a real HTTP server on 127.0.0.1 that answers fixed

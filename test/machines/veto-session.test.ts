@@ -16,9 +16,9 @@ import type { BoFormat, Side, Team } from '../../machines/veto-rules.ts';
 import { POOL_SIZE } from '../../machines/veto-rules.ts';
 import type { ImportedVeto, ImportRequest, VetoSessionEvent } from '../../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../../machines/veto-session.machine.ts';
-import type { ActorKey, Snapshots } from '../../src/hud-system.ts';
-import { ACTOR_KEYS } from '../../src/hud-system.ts';
-import { matchSummaryOf, vetoStatusOf } from '../../src/views.ts';
+import type { ActorKey, Snapshots } from '../../src/core/hud-system.ts';
+import { ACTOR_KEYS } from '../../src/core/hud-system.ts';
+import { matchSummaryOf, vetoStatusOf } from '../../src/core/views.ts';
 import type { SessionShape, VetoCommandEvent, Walker } from '../helpers/model.ts';
 import {
   describeEvent,

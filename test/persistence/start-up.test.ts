@@ -8,10 +8,10 @@ import {
   SIGN_IN_KEY_FILE,
   STATE_FILE,
   TOKEN_FILE,
-} from '../../src/data-dir.ts';
+} from '../../src/persistence/data-dir.ts';
 import { readRunningServer } from '../../src/persistence/data-dir-lock.ts';
 import { decodeRecords, encodeRecord } from '../../src/persistence/journal-format.ts';
-import type { SavedState } from '../../src/saved-state.ts';
+import type { SavedState } from '../../src/persistence/saved-state.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
 import { post, startCli } from '../helpers/cli-process.ts';
 

@@ -3,7 +3,7 @@
  * with the last one by content: a command sends the events of what it changed, no more and no less.
  */
 import { describe, expect, it } from 'vitest';
-import { RECENT_REQUESTS, RecentRequests } from '../../src/recent-requests.ts';
+import { RECENT_REQUESTS, RecentRequests } from '../../src/access/recent-requests.ts';
 import { build, command } from '../helpers/build.ts';
 import { BO3_ACTIVE_DUTY } from '../helpers/vetoes.ts';
 import type { TestSocket } from '../helpers/ws-client.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from '../../src/ws/protocol.ts';
+import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from '../../src/protocol/websocket.ts';
 import { build, command, get } from '../helpers/build.ts';
 import { connect } from '../helpers/ws-client.ts';
 

@@ -2,13 +2,13 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import type { EventMessage, ServerMessage } from '../../src/ws/protocol.ts';
+import type { EventMessage, ServerMessage } from '../../src/protocol/websocket.ts';
 import {
   CLOSE,
   EVENT_MESSAGES,
   MAX_BUFFERED_BYTES,
   ServerMessage as ServerMessageSchema,
-} from '../../src/ws/protocol.ts';
+} from '../../src/protocol/websocket.ts';
 import { forSerializer, serializeMessage } from '../../src/ws/serialize.ts';
 import type { WsClient } from '../../src/ws/ws-fanout.ts';
 import { WsFanout } from '../../src/ws/ws-fanout.ts';

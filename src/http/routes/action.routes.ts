@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import fp from 'fastify-plugin';
-import { HudStateSchema } from '../../answer-schemas.ts';
+import { HudStateSchema } from '../../protocol/answers.ts';
 import { answers, okAnswer } from './shared.ts';
 
 /** What every command answers: the HUD-state fields it is about (with the revision) and its result. */

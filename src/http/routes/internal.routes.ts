@@ -2,12 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import fp from 'fastify-plugin';
-import { RequestRecordSchema, StorageInfoSchema } from '../../answer-schemas.ts';
 import { gameDataRoute } from '../../app-server/game.routes.ts';
 import type { PanelRoutesOptions } from '../../app-server/panel.routes.ts';
-import { checkPayload } from '../../dispatcher.ts';
-import type { SettingsChange } from '../../saved-state.ts';
-import { PublicSettingsSchema, publicSettings, SettingsChangeSchema } from '../../saved-state.ts';
+import { checkPayload } from '../../core/dispatcher.ts';
+import { RequestRecordSchema, StorageInfoSchema } from '../../protocol/answers.ts';
+import type { SettingsChange } from '../../protocol/settings.ts';
+import { PublicSettingsSchema, SettingsChangeSchema } from '../../protocol/settings.ts';
+import { publicSettings } from '../../settings/settings.ts';
 import { CommandAnswerSchema } from './action.routes.ts';
 import { answers, okAnswer } from './shared.ts';
 

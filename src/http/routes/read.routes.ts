@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import fp from 'fastify-plugin';
+import { matchSummaryOf, presetsOf, vetoStatusOf } from '../../core/views.ts';
 import {
   ActionDescriptorSchema,
   ColorPresetSchema,
   HudStateSchema,
   MatchSummarySchema,
   VetoStatusSchema,
-} from '../../answer-schemas.ts';
+} from '../../protocol/answers.ts';
 import { SERVICE_ID } from '../../version.ts';
-import { matchSummaryOf, presetsOf, vetoStatusOf } from '../../views.ts';
 import { answers, okAnswer } from './shared.ts';
 
 /** The read routes of the spec: health, the command catalogue, state, match, veto and presets. */

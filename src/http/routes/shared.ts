@@ -1,6 +1,6 @@
 import type { TProperties } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
-import { ErrorEnvelopeSchema } from '../../answer-schemas.ts';
+import { ErrorEnvelopeSchema } from '../../protocol/answers.ts';
 
 /** A success answer: `ok: true` and the route's own fields. */
 export const okAnswer = <P extends TProperties>(properties: P) =>

@@ -2,16 +2,16 @@
  * Snapshots to answers: pure functions, the only place that decides what a client sees. Raw
  * snapshots are never serialised.
  */
-import { otherSide } from '../machines/game-sides.ts';
-import type { ColorPreset } from '../machines/host.machine.ts';
-import { mapLabel } from '../machines/map-names.ts';
-import type { SeriesMap } from '../machines/match.machine.ts';
-import { obsStatusOf } from '../machines/obs-connection.machine.ts';
-import type { ProductionInput } from '../machines/production.machine.ts';
-import { revealedCount } from '../machines/veto-reveal.machine.ts';
-import type { Side, Team, VetoStep } from '../machines/veto-rules.ts';
-import { nextStep, remainingMaps } from '../machines/veto-rules.ts';
-import { isSessionComplete } from '../machines/veto-session.machine.ts';
+import { otherSide } from '../../machines/game-sides.ts';
+import type { ColorPreset } from '../../machines/host.machine.ts';
+import { mapLabel } from '../../machines/map-names.ts';
+import type { SeriesMap } from '../../machines/match.machine.ts';
+import { obsStatusOf } from '../../machines/obs-connection.machine.ts';
+import type { ProductionInput } from '../../machines/production.machine.ts';
+import { revealedCount } from '../../machines/veto-reveal.machine.ts';
+import type { Side, Team, VetoStep } from '../../machines/veto-rules.ts';
+import { nextStep, remainingMaps } from '../../machines/veto-rules.ts';
+import { isSessionComplete } from '../../machines/veto-session.machine.ts';
 import type {
   HudState,
   MapView,
@@ -20,10 +20,10 @@ import type {
   StepView,
   StorageStatus,
   VetoStatus,
-} from './answer-schemas.ts';
+} from '../protocol/answers.ts';
+import { PANELS } from '../protocol/panels.ts';
+import type { Snapshot } from '../protocol/websocket.ts';
 import type { SnapshotOf, Snapshots } from './hud-system.ts';
-import { PANELS } from './protocol/panels.ts';
-import type { Snapshot } from './ws/protocol.ts';
 
 export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
 

@@ -1,8 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { mapLabel, normalizeMapName } from '../../machines/map-names.ts';
-import { explainMapResult } from '../../machines/match.machine.ts';
-import { conflict, invalidPayload } from '../errors.ts';
-import { BoFormatSchema, MapNameSchema, strict, TeamFormatSchema, TeamSchema } from '../schemas.ts';
+import { mapLabel, normalizeMapName } from '../../../machines/map-names.ts';
+import { explainMapResult } from '../../../machines/match.machine.ts';
+import { conflict, invalidPayload } from '../../protocol/errors.ts';
+import {
+  BoFormatSchema,
+  MapNameSchema,
+  strict,
+  TeamFormatSchema,
+  TeamSchema,
+} from '../../protocol/schemas.ts';
 import { matchSummaryOf } from '../views.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';

@@ -3,15 +3,16 @@ import { join } from 'node:path';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { Logger } from 'pino';
-import type { StorageStatus } from './answer-schemas.ts';
-import { isPlainObject } from './coerce.ts';
+import { isPlainObject } from '../core/coerce.ts';
+import type { StorageStatus } from '../protocol/answers.ts';
+import { ServiceError } from '../protocol/errors.ts';
+import { SettingsSchema } from '../protocol/settings.ts';
 import { JOURNAL_FILE, STATE_FILE } from './data-dir.ts';
-import { ServiceError } from './errors.ts';
-import { reasonOf } from './persistence/errno-words.ts';
-import { decodeRecords, encodeRecord } from './persistence/journal-format.ts';
-import type { JournalFile, StoreFiles } from './persistence/store-files.ts';
+import { reasonOf } from './errno-words.ts';
+import { decodeRecords, encodeRecord } from './journal-format.ts';
 import type { LoadedState, SavedState } from './saved-state.ts';
-import { SAVED_STATE_VERSION, SavedStateSchema, SettingsSchema } from './saved-state.ts';
+import { SAVED_STATE_VERSION, SavedStateSchema } from './saved-state.ts';
+import type { JournalFile, StoreFiles } from './store-files.ts';
 
 const checkSavedState = TypeCompiler.Compile(SavedStateSchema);
 

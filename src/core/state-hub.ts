@@ -2,13 +2,13 @@ import { dequal } from 'dequal';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
 import type { AnyActorRef } from 'xstate';
-import type { StorageStatus } from './answer-schemas.ts';
-import { HudStateSchema } from './answer-schemas.ts';
+import type { StorageStatus } from '../protocol/answers.ts';
+import { HudStateSchema } from '../protocol/answers.ts';
+import type { EventData, EventMessage, EventName } from '../protocol/websocket.ts';
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
 import type { HudState, HudStateKey } from './views.ts';
 import { hudStateOf, matchSummaryOf, presetsOf, productionOf, revealOf, vetoStatusOf } from './views.ts';
-import type { EventData, EventMessage, EventName } from './ws/protocol.ts';
 
 // mitt's CommonJS-style default export types as "not callable" under module nodenext.
 const mitt = mittModule as unknown as typeof mittModule.default;

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { LiveStats } from '../game/game-data.ts';
+import type { LiveStats } from '../../game/game-data.ts';
 import type { HudSystem } from '../hud-system.ts';
 import type { StateHub } from '../state-hub.ts';
 import type { HudStateKey } from '../views.ts';

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { ActionDescriptor } from '../answer-schemas.ts';
+import type { ActionDescriptor } from '../../protocol/answers.ts';
 import type { AnyCommand } from './command.ts';
 import { gameCommands } from './game.commands.ts';
 import { hudCommands } from './hud.commands.ts';

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { conflict, invalidPayload } from '../errors.ts';
-import type { PanelDeclaration } from '../protocol/panels.ts';
-import { PANELS } from '../protocol/panels.ts';
-import { StatsProviderSchema, strict } from '../schemas.ts';
+import { conflict, invalidPayload } from '../../protocol/errors.ts';
+import type { PanelDeclaration } from '../../protocol/panels.ts';
+import { PANELS } from '../../protocol/panels.ts';
+import { StatsProviderSchema, strict } from '../../protocol/schemas.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
 

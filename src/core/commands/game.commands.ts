@@ -3,8 +3,8 @@
  * toggle_stats and show_stats open (the observed one unless the operator picks one).
  */
 import { Type } from '@sinclair/typebox';
-import { otherSide } from '../../machines/game-sides.ts';
-import { strict } from '../schemas.ts';
+import { otherSide } from '../../../machines/game-sides.ts';
+import { strict } from '../../protocol/schemas.ts';
 import type { AnyCommand } from './command.ts';
 import { defineCommand } from './command.ts';
 

@@ -5,9 +5,9 @@
  */
 import type { TBoolean, TOptional } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
-import type { PanelStateKey } from '../protocol/panels.ts';
-import { PANELS } from '../protocol/panels.ts';
-import { strict } from '../schemas.ts';
+import type { PanelStateKey } from '../../protocol/panels.ts';
+import { PANELS } from '../../protocol/panels.ts';
+import { strict } from '../../protocol/schemas.ts';
 import type { AnyCommand } from './command.ts';
 import { defineCommand } from './command.ts';
 

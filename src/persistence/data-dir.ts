@@ -6,7 +6,7 @@
 import { access, chmod, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
-import { describeFsError } from './persistence/errno-words.ts';
+import { describeFsError } from './errno-words.ts';
 
 /** The mode of every file in the data directory that holds a secret or the state: the owner's alone. */
 export const OWNER_ONLY = 0o600;

@@ -1,10 +1,10 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
-import { isMainWindowReady } from '../machines/host.machine.ts';
+import { isMainWindowReady } from '../../machines/host.machine.ts';
+import type { LiveStats } from '../game/game-data.ts';
+import { invalidPayload, ServiceError, unavailable } from '../protocol/errors.ts';
 import { coerceStrings, isPlainObject } from './coerce.ts';
 import type { CommandRegistry } from './commands/registry.ts';
-import { invalidPayload, ServiceError, unavailable } from './errors.ts';
-import type { LiveStats } from './game/game-data.ts';
 import type { HudSystem } from './hud-system.ts';
 import { explainPayload } from './payload-errors.ts';
 import type { StateHub } from './state-hub.ts';

@@ -1,8 +1,14 @@
 /** TypeBox schemas of the payload pieces that several commands share. */
 import type { TLiteral, TUnion } from '@sinclair/typebox';
 import { FormatRegistry, Type } from '@sinclair/typebox';
-import { BO_FORMATS, POOL_SIZE, STEP_TYPES } from '../machines/veto-rules.ts';
-import { OBSERVER_MODES, POSITIONS, SCENES, STATS_PROVIDERS, TEAM_FORMATS } from '../machines/vocabulary.ts';
+import { BO_FORMATS, POOL_SIZE, STEP_TYPES } from '../../machines/veto-rules.ts';
+import {
+  OBSERVER_MODES,
+  POSITIONS,
+  SCENES,
+  STATS_PROVIDERS,
+  TEAM_FORMATS,
+} from '../../machines/vocabulary.ts';
 
 FormatRegistry.Set('url', (value) => {
   try {

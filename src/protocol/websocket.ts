@@ -15,12 +15,12 @@ import {
   RequestRecordSchema,
   RevealViewSchema,
   VetoStatusSchema,
-} from '../answer-schemas.ts';
-import type { ErrorCode } from '../errors.ts';
-import { ERROR_STATUS } from '../errors.ts';
-import { GameMessage } from '../protocol/game.ts';
-import { BrandingSchema, PublicSettingsSchema } from '../saved-state.ts';
-import { OneOf } from '../schemas.ts';
+} from './answers.ts';
+import type { ErrorCode } from './errors.ts';
+import { ERROR_STATUS } from './errors.ts';
+import { GameMessage } from './game.ts';
+import { OneOf } from './schemas.ts';
+import { BrandingSchema, PublicSettingsSchema } from './settings.ts';
 
 export const PROTOCOL_VERSION = 1;
 

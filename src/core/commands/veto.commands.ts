@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { waitFor } from 'xstate';
-import { ACTIVE_DUTY_POOL, normalizeMapName } from '../../machines/map-names.ts';
-import type { VetoStep } from '../../machines/veto-rules.ts';
-import { explainPool, explainSteps } from '../../machines/veto-rules.ts';
-import { explainSelection, isSessionComplete } from '../../machines/veto-session.machine.ts';
-import type { ErrorCode } from '../errors.ts';
-import { conflict, ERROR_STATUS, invalidPayload, ServiceError } from '../errors.ts';
-import { resolveImportTarget } from '../import/import-target.ts';
+import { ACTIVE_DUTY_POOL, normalizeMapName } from '../../../machines/map-names.ts';
+import type { VetoStep } from '../../../machines/veto-rules.ts';
+import { explainPool, explainSteps } from '../../../machines/veto-rules.ts';
+import { explainSelection, isSessionComplete } from '../../../machines/veto-session.machine.ts';
+import { resolveImportTarget } from '../../import/import-target.ts';
+import type { ErrorCode } from '../../protocol/errors.ts';
+import { conflict, ERROR_STATUS, invalidPayload, ServiceError } from '../../protocol/errors.ts';
 import {
   BoFormatSchema,
   MapNameSchema,
@@ -16,7 +16,7 @@ import {
   strict,
   TeamSchema,
   VetoStepSchema,
-} from '../schemas.ts';
+} from '../../protocol/schemas.ts';
 import { revealOf, stepView, vetoStatusOf } from '../views.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';

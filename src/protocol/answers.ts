@@ -5,8 +5,8 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
-import { OBS_REASONS } from '../machines/vocabulary.ts';
-import { GameSideSchema } from './protocol/game.ts';
+import { OBS_REASONS } from '../../machines/vocabulary.ts';
+import { GameSideSchema } from './game.ts';
 import {
   BoFormatSchema,
   ObserverModeSchema,

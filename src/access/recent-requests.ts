@@ -1,4 +1,4 @@
-import type { RequestRecord } from './answer-schemas.ts';
+import type { RequestRecord } from '../protocol/answers.ts';
 
 export type { RequestRecord };
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { canSaveReplay } from '../../machines/obs-connection.machine.ts';
-import { conflict, unavailable } from '../errors.ts';
-import { ObserverModeSchema, PositionSchema, SceneSchema, strict } from '../schemas.ts';
+import { canSaveReplay } from '../../../machines/obs-connection.machine.ts';
+import { conflict, unavailable } from '../../protocol/errors.ts';
+import { ObserverModeSchema, PositionSchema, SceneSchema, strict } from '../../protocol/schemas.ts';
 import type { AnyCommand } from './command.ts';
 import { defineCommand } from './command.ts';
 
