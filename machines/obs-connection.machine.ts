@@ -355,14 +355,3 @@ export function canSaveReplay(snapshot: ObsConnectionSnapshot): 'ok' | 'not_conn
   return obsStatusOf(snapshot).replayBufferActive ? 'ok' : 'buffer_inactive';
 }
 
-/** Why OBS is not connected (a failed login, a refused connection), for logs and the panel; null when fine. */
-export function obsProblemOf(snapshot: ObsConnectionSnapshot): string | null {
-  if (snapshot.hasTag('connected') || snapshot.matches('switchedOff')) return null;
-  const { lastError } = snapshot.context;
-  if (!lastError) return null;
-  if (lastError.failure === 'auth_failed')
-    return `OBS refused the password (${lastError.reason || 'close 4009'})`;
-  return lastError.reason
-    ? `${lastError.reason} (code ${lastError.code})`
-    : `connection closed (code ${lastError.code})`;
-}

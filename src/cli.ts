@@ -6,11 +6,10 @@ import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
 import type { ImportSources } from './import/import-sources.ts';
 import { IMPORT_SOURCE_ENV, importSourcesFromEnv } from './import/import-sources.ts';
 import { createLogger, defaultLogFormat, LOG_FORMATS, LOG_LEVELS } from './logger.ts';
-import { defaultDataDir } from './persistence/data-dir.ts';
+import { defaultDataDir, SIGN_IN_KEY_FILE, TOKEN_FILE } from './persistence/data-dir.ts';
 import { readRunningServer } from './persistence/data-dir-lock.ts';
 import type { SettingsChange } from './protocol/settings.ts';
 import { DEFAULT_APP_PORT, DEFAULT_PORT, signInUrlOf, startServer } from './server.ts';
-import { SIGN_IN_KEY_FILE, TOKEN_FILE } from './service.ts';
 import { VERSION } from './version.ts';
 
 const USAGE = `hud-automation: local automation server for a CS2 broadcast HUD
@@ -167,7 +166,7 @@ async function main(argv: string[]): Promise<void> {
   process.once('SIGTERM', stop);
   // Announced last, in one write: whoever reads it can stop the server and knows every address.
   const inspectorLine = inspector ? `  Inspector ${inspector.url}\n` : '';
-  const automation = server.app.server.listening
+  const automation = server.automation.server.listening
     ? `  HTTP      ${server.httpUrl}\n  WebSocket ${server.wsUrl}\n`
     : '  Automation server switched off (operator app: Integrations > Local automation)\n';
   process.stdout.write(

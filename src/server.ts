@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import mittModule from 'mitt';
 import type { Logger } from 'pino';
-import { buildApp } from './app.ts';
 import { buildAppServer, DEFAULT_APP_PORT } from './app-server/app-server.ts';
+import { buildAutomationServer } from './automation-server/automation-server.ts';
 import { limitConnectionsPerDevice } from './http/connection-limits.ts';
 import { Listener } from './http/listen.ts';
-import type { SettingsChange } from './protocol/settings.ts';
-import type { PanelStatus } from './protocol/websocket.ts';
 import { CLOSE } from './protocol/websocket.ts';
 import type { Service, ServiceOptions } from './service.ts';
 import { startService } from './service.ts';
 import { automationEnabled, publicSettings } from './settings/settings.ts';
 import { PAGES_DIR } from './version.ts';
+import type { PanelFeed } from './ws/ws.plugin.ts';
+
+// mitt's CommonJS-style default export types as "not callable" under module nodenext.
+const mitt = mittModule as unknown as typeof mittModule.default;
 
 export const DEFAULT_PORT = 44555;
 export { DEFAULT_APP_PORT };
@@ -26,21 +29,20 @@ export interface ServerOptions extends ServiceOptions {
 }
 
 export interface RunningServer {
-  /** The automation server (programs: Stream Deck, Companion, scripts). */
-  app: FastifyInstance;
-  /** The application server (the operator app and the pages OBS loads). */
-  application: FastifyInstance;
   service: Service;
+  /** The automation server (programs: Stream Deck, Companion, scripts), port 44555. */
+  automation: FastifyInstance;
+  /** The application server (the operator app and the pages OBS loads), port 44554. */
+  application: FastifyInstance;
   /** The automation server's port (kept while it is switched off). */
   port: number;
   httpUrl: string;
   wsUrl: string;
-  appPort: number;
-  appUrl: string;
+  /** The application server's port. */
+  applicationPort: number;
+  applicationUrl: string;
   /** The operator app's sign-in address (it changes when the sign-in key is regenerated). */
   signInUrl(): string;
-  /** Applies a change of the lasting settings to the service and both servers. */
-  applySettings(changes: SettingsChange): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,77 +54,86 @@ export const signInUrlOf = (appPort: number, key: string) => `${appUrlOf(appPort
 /** The service, its automation server and its application server, listening. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const service = await startService(options);
+  const { settings } = service;
   let automation: Listener;
   let application: Listener;
-  const panelStatus = (): Omit<PanelStatus, 'overlayPages'> => ({
-    settings: publicSettings(service.settings()),
-    automation: {
-      enabled: automationEnabled(service.settings()),
-      listening: automation.listening,
-      port: automation.port || null,
-      httpUrls: automation.urls('http'),
-      wsUrls: automation.urls('ws'),
+  // The operator app's status shows both servers' addresses: it changes when a server rebinds.
+  const panelChanged = mitt<{ changed: undefined }>();
+  const panel: PanelFeed = {
+    status: () => ({
+      settings: publicSettings(settings.current()),
+      automation: {
+        enabled: automationEnabled(settings.current()),
+        listening: automation.listening,
+        port: automation.port || null,
+        httpUrls: automation.urls('http'),
+        wsUrls: automation.urls('ws'),
+      },
+      app: { appUrls: application.urls('http') },
+    }),
+    onChange(listener) {
+      panelChanged.on('changed', listener);
+      return () => panelChanged.off('changed', listener);
     },
-    app: { appUrls: application.urls('http') },
-  });
-  const applySettings = async (changes: SettingsChange) => {
-    const settings = await service.updateSettings(changes);
-    const open = automationEnabled(settings);
-    if (!open && automation.listening) {
-      automationApp.closeSockets(CLOSE.goingAway, 'the local automation server was switched off');
-    }
-    await automation.apply(open, settings.lanMode);
-    await application.apply(true, settings.lanMode);
-    service.events.emit('panel', undefined);
   };
 
-  const automationApp = await buildApp({ service, logger: options.logger, applySettings });
-  const appServer = await buildAppServer({
+  const automationServer = await buildAutomationServer(service, options.logger);
+  const applicationServer = await buildAppServer(
     service,
-    logger: options.logger,
-    pagesDir: options.pagesDir ?? PAGES_DIR,
-    panelStatus,
-    applySettings,
-  });
-  appServer.addHook('onClose', async () => automationApp.close());
-  automationApp.addHook('onClose', async () => service.close());
-  for (const server of [automationApp, appServer]) {
+    options.logger,
+    options.pagesDir ?? PAGES_DIR,
+    panel,
+  );
+  applicationServer.addHook('onClose', async () => automationServer.close());
+  automationServer.addHook('onClose', async () => service.close());
+  for (const server of [automationServer, applicationServer]) {
     closeConnectionsWhenStopping(server);
     limitConnectionsPerDevice(server.server);
   }
-  await Promise.all([automationApp.ready(), appServer.ready()]);
+  await Promise.all([automationServer.ready(), applicationServer.ready()]);
   automation = new Listener(
-    automationApp.server,
+    automationServer.server,
     options.port,
     '--port',
     'Automation server',
-    automationApp.log,
+    automationServer.log,
   );
   application = new Listener(
-    appServer.server,
+    applicationServer.server,
     options.appPort,
     '--app-port',
     'Application server',
-    appServer.log,
+    applicationServer.log,
   );
-  const { lanMode } = service.settings();
+  // A settings change that is saved reaches the listeners last: local network mode rebinds both
+  // servers, and the automation server opens or closes its port.
+  settings.onChange(async (next) => {
+    const open = automationEnabled(next);
+    if (!open && automation.listening) {
+      automationServer.closeSockets(CLOSE.goingAway, 'the local automation server was switched off');
+    }
+    await automation.apply(open, next.lanMode);
+    await application.apply(true, next.lanMode);
+    panelChanged.emit('changed', undefined);
+  });
+  const { lanMode } = settings.current();
   try {
     await application.apply(true, lanMode);
-    await automation.apply(automationEnabled(service.settings()), lanMode);
+    await automation.apply(automationEnabled(settings.current()), lanMode);
     // A second server on the same data directory names these ports; `app-url` reads them.
     await service.announcePorts({ port: automation.port || null, appPort: application.port });
   } catch (error) {
     // Saves and lets go of the data directory's lock.
-    await appServer.close();
+    await applicationServer.close();
     throw error;
   }
 
   let closed: Promise<void> | null = null;
-  const appUrl = appUrlOf(application.port);
+  const applicationUrl = appUrlOf(application.port);
   return {
-    app: automationApp,
-    application: appServer,
     service,
+    automation: automationServer,
+    application: applicationServer,
     get port() {
       return automation.port;
     },
@@ -132,11 +143,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     get wsUrl() {
       return `ws://127.0.0.1:${automation.port}`;
     },
-    appPort: application.port,
-    appUrl,
-    signInUrl: () => signInUrlOf(application.port, service.signInKey()),
-    applySettings,
-    close: () => (closed ??= appServer.close()),
+    applicationPort: application.port,
+    applicationUrl,
+    signInUrl: () => signInUrlOf(application.port, service.secrets.signInKey()),
+    close: () => (closed ??= applicationServer.close()),
   };
 }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { STATE_FILE } from '../src/service.ts';
+import { STATE_FILE } from '../src/persistence/data-dir.ts';
 import { tempDir } from './helpers/build.ts';
 import type { CliProcess } from './helpers/cli-process.ts';
 import { post, startCli } from './helpers/cli-process.ts';

@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STATE_FILE } from '../src/service.ts';
+import { STATE_FILE } from '../src/persistence/data-dir.ts';
 import { build, command, get, tempDir } from './helpers/build.ts';
 import { post, startCli } from './helpers/cli-process.ts';
 import { readSavedState } from './helpers/saved-state.ts';
@@ -91,7 +91,7 @@ describe('saved state', () => {
       dataDir,
       overrides: { lanMode: true, obs: { url: 'ws://127.0.0.1:4466', password: 'run-only' } },
     });
-    expect(server.service.settings()).toMatchObject({
+    expect(server.service.settings.current()).toMatchObject({
       lanMode: true,
       obs: { url: 'ws://127.0.0.1:4466', password: 'run-only', enabled: false },
     });
@@ -106,7 +106,7 @@ describe('saved state', () => {
       body: JSON.stringify({ obs: { url: 'ws://127.0.0.1:4477' } }),
     });
     expect(changed.status).toBe(200);
-    expect(server.service.settings()).toMatchObject({
+    expect(server.service.settings.current()).toMatchObject({
       lanMode: true,
       obs: { url: 'ws://127.0.0.1:4477', password: 'run-only', enabled: false },
     });

@@ -5,51 +5,72 @@ import type { Logger } from 'pino';
 import { answerConnect } from '../http/client-error.ts';
 import errorEnvelopePlugin from '../http/error-envelope.ts';
 import jsonBodyPlugin from '../http/json-body.plugin.ts';
+import panelApiRoutes from '../http/routes/panel-api.routes.ts';
 import readRoutes from '../http/routes/read.routes.ts';
 import { useServiceSerializer } from '../http/serializer.ts';
 import { serverOptions } from '../http/server-options.ts';
-import servicePlugin from '../http/service.plugin.ts';
-import type { PanelStatus } from '../protocol/websocket.ts';
-import type { Service } from '../service.ts';
+import type { Secrets } from '../access/secrets.ts';
+import type { Dispatch } from '../core/dispatcher.ts';
+import type { GameData } from '../game/game-data.ts';
+import type { ActionDescriptor } from '../protocol/answers.ts';
+import type { PanelFeed } from '../ws/ws.plugin.ts';
 import wsPlugin from '../ws/ws.plugin.ts';
-import { PAGE_WS_PATHS } from '../ws/ws-routes.ts';
+import type { WsDeps } from '../ws/ws-messages.ts';
+import { PAGE_WS_PATHS } from '../http/upgrade.ts';
 import authRoutes from './auth.routes.ts';
 import gameRoutes from './game.routes.ts';
 import mediaPlugin from './media.plugin.ts';
 import pageAccessPlugin from './page-access.plugin.ts';
 import pagesPlugin from './pages.plugin.ts';
-import type { PanelRoutesOptions } from './panel.routes.ts';
-import panelRoutes from './panel.routes.ts';
 
 export const DEFAULT_APP_PORT = 44554;
 
-export interface AppServerOptions extends PanelRoutesOptions {
-  service: Service;
-  logger: Logger;
-  /** The built pages (dist/pages). */
-  pagesDir: string;
-  panelStatus(): Omit<PanelStatus, 'overlayPages'>;
+/** What the application server uses of the service: the WebSocket's parts, and these. */
+export interface AppServerDeps extends WsDeps {
+  catalogue: readonly ActionDescriptor[];
+  /** The settings command of the panel API. */
+  panel: Dispatch;
+  /** Game data: the endpoint and Integrations > Game. */
+  game: GameData;
+  /** The data directory: the uploaded images. */
+  dataDir: string;
+  secrets: WsDeps['secrets'] & Pick<Secrets, 'signInKey' | 'regenerateToken'>;
 }
 
 /**
  * The application server: the operator app (the main window), the HUD overlay and the scene pages,
- * over the same service as the automation server: one dispatcher, one revision.
+ * over the same service as the automation server: one dispatcher, one revision. Each plugin is given
+ * the parts of the service it uses.
  */
-export async function buildAppServer(options: AppServerOptions): Promise<FastifyInstance> {
-  const app = Fastify(serverOptions(options.service, options.logger)).withTypeProvider<TypeBoxTypeProvider>();
+export async function buildAppServer(
+  service: AppServerDeps,
+  logger: Logger,
+  /** The built pages (dist/pages). */
+  pagesDir: string,
+  /** The operator app's panel status (both servers' addresses, the settings) and its changes. */
+  panel: PanelFeed,
+): Promise<FastifyInstance> {
+  const { access, settings, secrets } = service;
+  const app = Fastify(serverOptions(access, logger)).withTypeProvider<TypeBoxTypeProvider>();
   useServiceSerializer(app);
-  answerConnect(options.service, app.server);
+  answerConnect(access, app.server);
 
-  await app.register(servicePlugin, { service: options.service });
   await app.register(errorEnvelopePlugin);
   await app.register(jsonBodyPlugin);
-  await app.register(wsPlugin, { transport: 'app', paths: PAGE_WS_PATHS, panelStatus: options.panelStatus });
-  await app.register(pageAccessPlugin);
-  await app.register(authRoutes);
-  await app.register(panelRoutes, { applySettings: options.applySettings });
-  await app.register(readRoutes);
-  await app.register(mediaPlugin);
-  await app.register(gameRoutes);
-  await app.register(pagesPlugin, { root: options.pagesDir });
+  await app.register(wsPlugin, { transport: 'app', paths: PAGE_WS_PATHS, deps: service, panel });
+  await app.register(pageAccessPlugin, { access, signInKey: () => secrets.signInKey() });
+  await app.register(authRoutes, { secrets });
+  await app.register(panelApiRoutes, {
+    base: '/api/panel',
+    caller: { transport: 'app', role: 'operator' },
+    panel: service.panel,
+    settings,
+    secrets,
+    access,
+  });
+  await app.register(readRoutes, { catalogue: service.catalogue, state: service.hub });
+  await app.register(mediaPlugin, { dataDir: service.dataDir, hub: service.hub });
+  await app.register(gameRoutes, { game: service.game });
+  await app.register(pagesPlugin, { root: pagesDir });
   return app;
 }

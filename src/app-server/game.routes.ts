@@ -8,69 +8,25 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { checkPayload } from '../core/dispatcher.ts';
+import { gameDataRoute } from '../game/game-data.route.ts';
+import type { GameData } from '../game/game-data.ts';
 import type { CfgTarget } from '../game/gsi-config.ts';
-import {
-  CFG_FILE_NAME,
-  cfgStateIn,
-  cfgText,
-  defaultSteamRoots,
-  findCs2Installs,
-  GAME_DATA_PATH,
-  installCfgIn,
-  lanAddress,
-} from '../game/gsi-config.ts';
-import { peerOf } from '../http/access-hooks.ts';
-import { answers, okAnswer } from '../http/routes/shared.ts';
+import { CFG_FILE_NAME, cfgStateIn, cfgText, defaultSteamRoots, findCs2Installs, installCfgIn, lanAddress } from '../game/gsi-config.ts';
 import { conflict } from '../protocol/errors.ts';
-import { GameStatusSchema, InstallStateSchema } from '../protocol/game.ts';
+import { GameSetupSchema } from '../protocol/game.ts';
+import { answers, okAnswer } from '../protocol/http-answers.ts';
 import { strict } from '../protocol/schemas.ts';
 
-/**
- * A ten-player frame is about 10 KB of JSON; 25 grenades with five burning molotovs and the
- * `previously` section make it about 28 KB (test/game/game-data.test.ts). The other routes' 64 KiB
- * would be close once `added` doubles a frame too; 1 MiB leaves room without letting a peer make
- * the server hold much.
- */
-export const GAME_FRAME_LIMIT = 1024 * 1024;
-
-const GameSetupSchema = {
-  status: GameStatusSchema,
-  fileName: Type.String(),
-  cfg: Type.String({ description: 'The cfg file for a game on this machine' }),
-  lanCfg: Type.Union([Type.String(), Type.Null()], {
-    description:
-      "The cfg file for a game on another PC (this machine's local-network address); null without one",
-  }),
-  installs: Type.Array(InstallStateSchema, {
-    description: 'CS2 installs found through Steam, and their cfg file',
-  }),
-};
 const checkInstall = TypeCompiler.Compile(Type.Object({ lan: Type.Optional(Type.Boolean()) }, strict));
 
-/**
- * POST /gsi: a frame of the game's Game State Integration, answered at once (the game waits for the
- * answer before it sends more). On both servers: the application server's is the one the cfg names.
- */
-export function gameDataRoute(app: FastifyInstance): void {
-  app.post(
-    GAME_DATA_PATH,
-    { bodyLimit: GAME_FRAME_LIMIT, schema: { response: answers(okAnswer({})) } },
-    async (request) => {
-      app.service.game.ingest(request.body, peerOf(request.socket, request.ip).address);
-      return { ok: true as const };
-    },
-  );
-}
-
-const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { service } = app;
+/** Integrations > Game of the operator app, and the game's own endpoint. */
+const gameRoutes: FastifyPluginAsyncTypebox<{ game: GameData }> = async (app, { game }) => {
   const target = (host: string): CfgTarget => ({
     host,
     appPort: (app.server.address() as AddressInfo | null)?.port ?? 0,
-    token: service.game.token,
+    token: game.token,
   });
   /** What Integrations > Game shows; `found`: the installs just scanned, not scanned again. */
   const setup = async (found?: string[]) => {
@@ -79,7 +35,7 @@ const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const installs = found ?? (await findCs2Installs(defaultSteamRoots()));
     return {
       ok: true as const,
-      status: service.game.status(),
+      status: game.status(),
       fileName: CFG_FILE_NAME,
       cfg,
       lanCfg: lan ? cfgText(target(lan)) : null,
@@ -87,11 +43,11 @@ const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
   };
 
-  gameDataRoute(app);
-  app.get('/api/panel/game', { schema: { response: answers(okAnswer(GameSetupSchema)) } }, () => setup());
+  gameDataRoute(app, game);
+  app.get('/api/panel/game', { schema: { response: answers(okAnswer(GameSetupSchema.properties)) } }, () => setup());
   app.post(
     '/api/panel/game/install',
-    { schema: { response: answers(okAnswer(GameSetupSchema)) } },
+    { schema: { response: answers(okAnswer(GameSetupSchema.properties)) } },
     async (request) => {
       const { lan } = checkPayload(
         'game install',
@@ -112,4 +68,4 @@ const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
-export default fp(gameRoutes, { name: 'game-routes', dependencies: ['service', 'page-access'] });
+export default fp(gameRoutes, { name: 'game-routes', dependencies: ['page-access'] });

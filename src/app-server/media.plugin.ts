@@ -13,9 +13,10 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { checkPayload } from '../core/dispatcher.ts';
-import { answers, okAnswer } from '../http/routes/shared.ts';
+import type { StateHub } from '../core/state-hub.ts';
 import { OWNER_ONLY } from '../persistence/data-dir.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
+import { answers, okAnswer } from '../protocol/http-answers.ts';
 import { MEDIA_PATH, mediaUrl } from '../protocol/media.ts';
 import { MediaIdSchema } from '../protocol/settings.ts';
 import type { EventMessage } from '../protocol/websocket.ts';
@@ -83,17 +84,23 @@ async function sendFile(
     .send(result.stream);
 }
 
-const mediaPlugin: FastifyPluginAsyncTypebox = async (app) => {
-  const { service } = app;
-  const mediaDir = join(service.dataDir, MEDIA_DIR);
+export interface MediaOptions {
+  /** The data directory: uploaded images live in its media folder. */
+  dataDir: string;
+  /** The events, for the replay clips OBS reports. */
+  hub: Pick<StateHub, 'emitter'>;
+}
+
+const mediaPlugin: FastifyPluginAsyncTypebox<MediaOptions> = async (app, { dataDir, hub }) => {
+  const mediaDir = join(dataDir, MEDIA_DIR);
   const replays: string[] = [];
   const onEvent = (message: EventMessage) => {
     if (message.event !== 'replay.saved') return;
     const { path } = message.data as { path: string };
     replays.splice(0, replays.length, ...[path, ...replays.filter((p) => p !== path)].slice(0, KEPT_REPLAYS));
   };
-  service.hub.emitter.on('event', onEvent);
-  app.addHook('onClose', async () => service.hub.emitter.off('event', onEvent));
+  hub.emitter.on('event', onEvent);
+  app.addHook('onClose', async () => hub.emitter.off('event', onEvent));
 
   app.post(
     '/api/panel/media',
@@ -147,4 +154,4 @@ const mediaPlugin: FastifyPluginAsyncTypebox = async (app) => {
   });
 };
 
-export default fp(mediaPlugin, { name: 'media', dependencies: ['service', 'error-envelope', 'page-access'] });
+export default fp(mediaPlugin, { name: 'media', dependencies: ['error-envelope', 'page-access'] });

@@ -6,17 +6,18 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Access } from '../access/access.ts';
 import { decideAccess } from '../access/access-policy.ts';
 import { extractQueryToken, extractToken } from '../access/access-token.ts';
+import { pathOf, peerOf } from '../access/peer.ts';
 import { hasSession } from '../access/sign-in.ts';
-import { GAME_DATA_PATH } from '../game/gsi-config.ts';
-import { pathOf, peerOf, recordRequest } from '../http/access-hooks.ts';
+import { GAME_DATA_PATH } from '../protocol/game.ts';
+import { recordRequest } from '../http/access-hooks.ts';
 import { closeAfterRefusal } from '../http/connection-limits.ts';
 import { sendError } from '../http/error-envelope.ts';
 import { hostRefusal, missingHost } from '../http/host-check.ts';
 import { ServiceError } from '../protocol/errors.ts';
-import type { Service } from '../service.ts';
-import { isUpgrade, PAGE_WS_PATHS, upgradePathRefusal } from '../ws/ws-routes.ts';
+import { isUpgrade, PAGE_WS_PATHS, upgradePathRefusal } from '../http/upgrade.ts';
 import { isOverlayPagePath } from './page-paths.ts';
 
 /** Whether an Origin header is this server's own (same host and port as the request's Host). */
@@ -28,7 +29,16 @@ export function isOwnOrigin(origin: string, host: string | undefined): boolean {
 
 const PANEL_API = '/api/panel/';
 
-async function refusalOf(request: FastifyRequest, service: Service): Promise<ServiceError | null> {
+export interface PageAccessOptions {
+  access: Access;
+  /** The key of the operator app's sign-in address: the session cookie is made from it. */
+  signInKey(): string;
+}
+
+async function refusalOf(
+  request: FastifyRequest,
+  { access, signInKey }: PageAccessOptions,
+): Promise<ServiceError | null> {
   const { host, origin } = request.headers;
   const foreignHost = hostRefusal(host);
   if (foreignHost) return foreignHost;
@@ -41,23 +51,23 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
     );
   }
 
-  request.signedIn = hasSession(request.headers.cookie, service.signInKey());
+  request.signedIn = hasSession(request.headers.cookie, signInKey());
   const path = routedPath(request.url);
   const peer = peerOf(request.socket, request.ip);
   if (peer.class !== 'loopback') {
     request.remote = true;
-    if (!service.settings().lanMode || peer.class === 'outside') {
+    if (!access.lanMode() || peer.class === 'outside') {
       const decision = decideAccess({
         address: peer.address,
-        lanMode: service.settings().lanMode,
-        token: service.token(),
+        lanMode: access.lanMode(),
+        token: access.token(),
         presentedToken: undefined,
       });
       if (!decision.allow) return decision.error;
     }
     // The game posts at its own pace (the cfg's throttle), and its auth token guards the endpoint.
     try {
-      if (path !== GAME_DATA_PATH) await service.rateLimit.consume(peer.address);
+      if (path !== GAME_DATA_PATH) await access.rateLimit.consume(peer.address);
     } catch (error) {
       if (error instanceof ServiceError) return error;
       throw error;
@@ -75,7 +85,7 @@ async function refusalOf(request: FastifyRequest, service: Service): Promise<Ser
     const decision = decideAccess({
       address: peer.address,
       lanMode: true,
-      token: service.token(),
+      token: access.token(),
       presentedToken: presented,
     });
     if (!decision.allow) return decision.error;
@@ -98,15 +108,14 @@ function routedPath(url: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
-async function pageAccessPlugin(app: FastifyInstance): Promise<void> {
-  const { service } = app;
+async function pageAccessPlugin(app: FastifyInstance, options: PageAccessOptions): Promise<void> {
   app.decorateRequest('remote', false);
   app.decorateRequest('wsAuth', 'accepted');
   app.decorateRequest('signedIn', false);
 
   app.addHook('onRequest', async (request, reply) => {
     const refusal =
-      (await refusalOf(request, service)) ??
+      (await refusalOf(request, options)) ??
       missingHost(request) ??
       upgradePathRefusal(request, PAGE_WS_PATHS);
     if (!refusal) return;
@@ -120,8 +129,8 @@ async function pageAccessPlugin(app: FastifyInstance): Promise<void> {
     if (request.method === 'GET' && !path.startsWith('/api/') && reply.statusCode < 400) return;
     // Game frames come many times a second: the Game view shows them; refused ones are listed.
     if (path === GAME_DATA_PATH && reply.statusCode < 400) return;
-    recordRequest(service, request, reply, 'app', path);
+    recordRequest(options.access, request, reply, 'app', path);
   });
 }
 
-export default fp(pageAccessPlugin, { name: 'page-access', dependencies: ['service', 'error-envelope'] });
+export default fp(pageAccessPlugin, { name: 'page-access', dependencies: ['error-envelope'] });

@@ -1,9 +1,11 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { isMainWindowReady } from '../../machines/host.machine.ts';
-import type { LiveStats } from '../game/game-data.ts';
 import { invalidPayload, ServiceError, unavailable } from '../protocol/errors.ts';
+import type { Caller } from './caller.ts';
+import { PUBLIC_CALLERS } from './caller.ts';
 import { coerceStrings, isPlainObject } from './coerce.ts';
+import type { CommandContext } from './commands/command.ts';
 import type { CommandRegistry } from './commands/registry.ts';
 import type { HudSystem } from './hud-system.ts';
 import { explainPayload } from './payload-errors.ts';
@@ -35,40 +37,56 @@ export function checkPayload(id: string, check: TypeCheck<TSchema> | null, raw: 
   throw invalidPayload(`${id}: ${explainPayload(check, value)}`);
 }
 
+/** Runs one command of a catalogue for a caller: what the transports are given. */
+export type Dispatch = (action: string, payload: unknown, caller: Caller) => Promise<CommandAnswer>;
+
+/** What every command runs against: the actors, the hub, the live game data, the settings. */
+export type CommandDeps = Omit<CommandContext, 'requestId'>;
+
+/** A catalogue of commands and where a caller finds its list, for the 404 of an unknown one. */
+export interface Catalogue {
+  registry: CommandRegistry;
+  listed: string;
+}
+
 /**
- * The one path of every command, whatever the transport: look up, validate, check the main
- * window, run against the actors as one revision, save, answer.
+ * The one path of every command, whatever the transport: look up, check the caller, validate,
+ * check the main window, run against the actors as one revision, save, answer.
  */
 export class Dispatcher {
   #commands = 0;
+  readonly #hud: HudSystem;
+  readonly #hub: StateHub;
 
   constructor(
-    private readonly registry: CommandRegistry,
-    private readonly hud: HudSystem,
-    private readonly hub: StateHub,
+    private readonly deps: CommandDeps,
     private readonly store: SaveBarrier,
-    private readonly game: LiveStats,
-    /** Where a caller finds the actions of this registry, for the 404 of an unknown one. */
-    private readonly listed = 'GET /api/actions lists them',
-  ) {}
+  ) {
+    this.#hud = deps.hud;
+    this.#hub = deps.hub;
+  }
 
-  async dispatch(action: string, raw: unknown): Promise<CommandAnswer> {
-    const entry = this.registry.get(action);
-    if (!entry) throw new ServiceError('unknown_action', `unknown action "${action}": ${this.listed}`);
+  /** Runs `action` of `catalogue` for `caller`: refused in the error envelope, or answered once saved. */
+  async dispatch(catalogue: Catalogue, action: string, raw: unknown, caller: Caller): Promise<CommandAnswer> {
+    const entry = catalogue.registry.get(action);
+    if (!entry) throw new ServiceError('unknown_action', `unknown action "${action}": ${catalogue.listed}`);
     const { command, check } = entry;
+    const callers = command.callers ?? PUBLIC_CALLERS;
+    if (!callers.roles.has(caller.role)) throw new ServiceError('forbidden', callers.refusal(caller.role));
     const payload = checkPayload(command.id, check, raw);
     if (command.needsMainWindow) this.#requireMainWindow(command.id);
 
     // Tells one command's outcome apart from another's (an import's result): unique in this process.
     this.#commands++;
-    const context = { hud: this.hud, hub: this.hub, game: this.game, requestId: `command-${this.#commands}` };
-    let result = this.hub.batch(() => command.run(context, payload));
+    const context: CommandContext = { ...this.deps, requestId: `command-${this.#commands}` };
+    const hub = this.#hub;
+    let result = hub.batch(() => command.run(context, payload));
     if (result instanceof Promise) {
       result = await result;
-      this.hub.flush();
+      hub.flush();
     }
     // The answer tells the state this command produced, even if a timer changes it while the write goes out.
-    const hud = this.hub.hudState();
+    const hud = hub.hudState();
     const state: CommandAnswer['state'] = { revision: hud.revision };
     for (const key of command.stateKeys) {
       if (hud[key] !== undefined) Object.assign(state, { [key]: hud[key] });
@@ -81,7 +99,7 @@ export class Dispatcher {
   }
 
   #requireMainWindow(id: string): void {
-    const host = this.hud.snapshot('host').context;
+    const host = this.#hud.snapshot('host').context;
     if (isMainWindowReady(host)) return;
     throw unavailable(
       host.mainWindowOpen

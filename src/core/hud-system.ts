@@ -1,31 +1,13 @@
 import type { ActorRefFrom, AnyActorRef, InspectionEvent, SnapshotFrom } from 'xstate';
 import { createActor } from 'xstate';
-import type { hostMachine } from '../../machines/host.machine.ts';
-import type { matchMachine } from '../../machines/match.machine.ts';
-import type { obsConnectionMachine } from '../../machines/obs-connection.machine.ts';
 import type { panelMachine } from '../../machines/panel.machine.ts';
-import type { productionMachine } from '../../machines/production.machine.ts';
-import type { sceneWindowMachine } from '../../machines/scene-window.machine.ts';
-import type { HudInput } from '../../machines/supervisor.machine.ts';
+import type { PanelId } from '../../machines/panels.ts';
+import type { HudInput, SUBSYSTEMS } from '../../machines/supervisor.machine.ts';
 import { supervisorMachine } from '../../machines/supervisor.machine.ts';
 import { SYSTEM_ID } from '../../machines/system-ids.ts';
-import type { vetoRevealMachine } from '../../machines/veto-reveal.machine.ts';
-import type { vetoSessionMachine } from '../../machines/veto-session.machine.ts';
 
-/** The machine behind each systemId. */
-interface MachineOf {
-  host: typeof hostMachine;
-  match: typeof matchMachine;
-  vetoSession: typeof vetoSessionMachine;
-  vetoReveal: typeof vetoRevealMachine;
-  sceneWindow: typeof sceneWindowMachine;
-  scoreboard: typeof panelMachine;
-  vetoPanel: typeof panelMachine;
-  stats: typeof panelMachine;
-  overlay: typeof panelMachine;
-  production: typeof productionMachine;
-  obs: typeof obsConnectionMachine;
-}
+/** The machine behind each actor key (machines/supervisor.machine.ts and machines/panels.ts). */
+type MachineOf = typeof SUBSYSTEMS & { [K in PanelId]: typeof panelMachine };
 
 export type ActorKey = keyof MachineOf;
 export type ActorOf<K extends ActorKey> = ActorRefFrom<MachineOf[K]>;

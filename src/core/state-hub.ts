@@ -2,6 +2,7 @@ import { dequal } from 'dequal';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
 import type { AnyActorRef } from 'xstate';
+import { PANEL_IDS } from '../../machines/panels.ts';
 import type { StorageStatus } from '../protocol/answers.ts';
 import { HudStateSchema } from '../protocol/answers.ts';
 import type { EventData, EventMessage, EventName } from '../protocol/websocket.ts';
@@ -34,10 +35,7 @@ interface View<E extends EventName = EventName> {
 const view = <E extends EventName>(definition: View<E>): View => definition as unknown as View;
 
 const HUD_SOURCES: readonly ActorKey[] = [
-  'scoreboard',
-  'vetoPanel',
-  'stats',
-  'overlay',
+  ...PANEL_IDS,
   'sceneWindow',
   'host',
   'obs',
@@ -106,6 +104,9 @@ interface Computed {
 }
 
 const sameInputs = (a: readonly unknown[], b: readonly unknown[]) => a.every((value, i) => value === b[i]);
+
+/** What reads answer from: the HUD state with its revision, and the snapshots the views take. */
+export type StateReads = Pick<StateHub, 'hudState' | 'snapshots' | 'revision'>;
 
 /**
  * The revision and the events. It watches every actor; whatever runs between `batch` start and

@@ -14,6 +14,7 @@ import { sideChangesBetween } from '../../machines/game-sides.ts';
 import { mapLabel, normalizeMapName } from '../../machines/map-names.ts';
 import type { MatchInput } from '../../machines/match.machine.ts';
 import { tokensEqual } from '../access/access-token.ts';
+import type { LiveStats } from '../core/commands/command.ts';
 import type { HudSystem } from '../core/hud-system.ts';
 import type { StateHub } from '../core/state-hub.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
@@ -51,16 +52,6 @@ export interface GameDataOptions {
   slotNumbering: () => SlotNumbering;
   receivingTimeoutMs?: number;
   now?: () => number;
-}
-
-/** What a stats command needs of the live data. */
-export interface LiveStats {
-  /** The player of toggle_stats and show_stats: the operator's pick, else the observed player. */
-  statsSlot(): number | null;
-  /** The live values of the player in a HUD slot, or null without game data for that slot. */
-  playerInSlot(slot: number): GamePlayer | null;
-  /** The operator's pick (null: follow the observed player). */
-  pickStatsPlayer(slot: number | null): void;
 }
 
 const EMPTY_LIVE: GameLive = { map: null, round: null, bomb: null, observed: null, players: {} };

@@ -9,13 +9,13 @@ import { homedir, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'vdf-parser';
 import type { InstallState } from '../protocol/game.ts';
+import { GAME_DATA_PATH } from '../protocol/game.ts';
 
 export const CFG_FILE_NAME = 'gamestate_integration_hudautomation.cfg';
 /** Where the game reads gamestate_integration_*.cfg, inside its install folder. */
 export const CFG_SUBDIR = join('game', 'csgo', 'cfg');
 /** CS2 installs into the folder CS:GO had. */
 export const CS2_FOLDER = join('steamapps', 'common', 'Counter-Strike Global Offensive');
-export const GAME_DATA_PATH = '/gsi';
 
 /** Seconds, as the cfg wants them; docs/game-data.md explains each choice. */
 export const GSI_TIMINGS = { timeout: '1.0', buffer: '0.0', throttle: '0.05', heartbeat: '2.0' } as const;

@@ -1,14 +1,13 @@
-import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Access } from '../access/access.ts';
 import { decideAccess } from '../access/access-policy.ts';
 import { extractQueryToken, extractToken } from '../access/access-token.ts';
-import type { AddressClass } from '../access/address-class.ts';
-import { canonicalAddress, classifyAddress } from '../access/address-class.ts';
-import { GAME_DATA_PATH } from '../game/gsi-config.ts';
+import type { Peer } from '../access/peer.ts';
+import { pathOf, peerOf } from '../access/peer.ts';
+import { GAME_DATA_PATH } from '../protocol/game.ts';
 import { ServiceError } from '../protocol/errors.ts';
-import type { Service } from '../service.ts';
-import { isUpgrade, upgradePathRefusal, WS_PATHS } from '../ws/ws-routes.ts';
+import { isUpgrade, upgradePathRefusal, WS_PATHS } from './upgrade.ts';
 import { closeAfterRefusal } from './connection-limits.ts';
 import { sendError } from './error-envelope.ts';
 import { hostRefusal, missingHost } from './host-check.ts';
@@ -36,8 +35,7 @@ const isLocalOnly = (path: string) => path.startsWith('/internal/') || path === 
  * Who may come in, checked before routing is acted on: the Host header, the address class, the
  * rate limit, the token and the Origin header. Every request is recorded for the panel.
  */
-async function accessPlugin(app: FastifyInstance): Promise<void> {
-  const { service } = app;
+async function accessPlugin(app: FastifyInstance, { access }: { access: Access }): Promise<void> {
   app.decorateRequest('remote', false);
   app.decorateRequest('wsAuth', 'accepted');
   app.decorateRequest('signedIn', false);
@@ -51,7 +49,7 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
       closeAfterRefusal(request, reply);
       sendError(reply, refused);
     };
-    const refusal = refusalOf(request, service);
+    const refusal = refusalOf(request, access);
     if (refusal instanceof Promise) refusal.then(settle, done);
     else settle(refusal);
   });
@@ -60,14 +58,14 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
     // Game frames come many times a second: Integrations > Game shows them; refused ones are listed.
     // (The raw path, not request.routeOptions: Fastify builds that object on every read.)
     const gameFrame = reply.statusCode < 400 && request.url.startsWith(GAME_DATA_PATH);
-    if (!gameFrame) recordRequest(service, request, reply, 'http', pathOf(request.url));
+    if (!gameFrame) recordRequest(access, request, reply, 'http', pathOf(request.url));
     done();
   });
 }
 
 /** Puts an answered request on the recent-requests list (and in the log at debug). */
 export function recordRequest(
-  service: Service,
+  access: Access,
   request: FastifyRequest,
   reply: FastifyReply,
   transport: 'http' | 'app',
@@ -80,36 +78,8 @@ export function recordRequest(
     address: peerOf(request.socket, request.ip).address,
   };
   const record = reply.errorCode ? { ...entry, error: reply.errorCode } : entry;
-  service.recent.add(record);
+  access.recent.add(record);
   request.log.debug(record, 'request');
-}
-
-interface Peer {
-  class: AddressClass;
-  /** Canonical form: IPv4-mapped addresses as IPv4, no zone id. */
-  address: string;
-}
-
-const peers = new WeakMap<Socket, Peer>();
-
-/** The URL without its query. */
-export const pathOf = (url: string) => {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-};
-
-/** The class and address of a connection's peer, worked out once per connection, not per request. */
-export function peerOf(socket: Socket | undefined, fallback: string): Peer {
-  if (!socket) return { class: 'outside', address: fallback };
-  let peer = peers.get(socket);
-  if (!peer) {
-    peer = {
-      class: classifyAddress(socket.remoteAddress),
-      address: canonicalAddress(socket.remoteAddress) ?? fallback,
-    };
-    peers.set(socket, peer);
-  }
-  return peer;
 }
 
 const originRefusal = () =>
@@ -128,7 +98,7 @@ function refusesOrigin(request: FastifyRequest, route: string, upgrade: boolean)
 /** Why the request is refused, or null; a promise only when a remote device's rate limit is consulted. */
 function refusalOf(
   request: FastifyRequest,
-  service: Service,
+  access: Access,
 ): ServiceError | null | Promise<ServiceError | null> {
   const foreignHost = hostRefusal(request.headers.host);
   if (foreignHost) return foreignHost;
@@ -144,8 +114,8 @@ function refusalOf(
   const path = pathOf(request.url);
   if (isLocalOnly(route))
     return new ServiceError('forbidden', `${path} is only for programs on this machine`);
-  return service.rateLimit.consume(peer.address).then(
-    () => remoteRefusal(request, service, peer, route, upgrade),
+  return access.rateLimit.consume(peer.address).then(
+    () => remoteRefusal(request, access, peer, route, upgrade),
     (error: unknown) => {
       if (error instanceof ServiceError) return error;
       throw error;
@@ -156,15 +126,19 @@ function refusalOf(
 /** A device on the local network within its rate: the token and the Origin header decide. */
 function remoteRefusal(
   request: FastifyRequest,
-  service: Service,
+  access: Access,
   peer: Peer,
   route: string,
   upgrade: boolean,
 ): ServiceError | null {
   const presentedToken =
     extractToken(request.headers) ?? (upgrade ? extractQueryToken(request.url) : undefined);
-  const { lanMode } = service.settings();
-  const decision = decideAccess({ address: peer.address, lanMode, token: service.token(), presentedToken });
+  const decision = decideAccess({
+    address: peer.address,
+    lanMode: access.lanMode(),
+    token: access.token(),
+    presentedToken,
+  });
   if (!decision.allow) {
     // A WebSocket from the local network may still bring its token in its first message; a wrong
     // one is refused after the upgrade, with close code 4401, as the spec says.
@@ -176,4 +150,4 @@ function remoteRefusal(
   return null;
 }
 
-export default fp(accessPlugin, { name: 'access', dependencies: ['service', 'error-envelope'] });
+export default fp(accessPlugin, { name: 'access', dependencies: ['error-envelope'] });

@@ -7,12 +7,12 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { Access } from '../access/access.ts';
 import { decideAccess } from '../access/access-policy.ts';
 import { extractToken } from '../access/access-token.ts';
 import { canonicalAddress } from '../access/address-class.ts';
+import { pathOf, peerOf } from '../access/peer.ts';
 import { ServiceError } from '../protocol/errors.ts';
-import type { Service } from '../service.ts';
-import { pathOf, peerOf } from './access-hooks.ts';
 import { sendError } from './error-envelope.ts';
 import { hostRefusal, missingHost } from './host-check.ts';
 
@@ -27,7 +27,7 @@ type ClientErrorHandler = NonNullable<FastifyServerOptions['clientErrorHandler']
  * network gets 401 even if it sent one.
  */
 function accessRefusal(
-  service: Service,
+  access: Access,
   socket: Socket | undefined,
   headers: FastifyRequest['headers'] | undefined,
 ): ServiceError | null {
@@ -35,8 +35,8 @@ function accessRefusal(
   if (peer.class === 'loopback') return null;
   const decision = decideAccess({
     address: peer.address,
-    lanMode: service.settings().lanMode,
-    token: service.token(),
+    lanMode: access.lanMode(),
+    token: access.token(),
     presentedToken: headers ? extractToken(headers) : undefined,
   });
   return decision.allow ? null : decision.error;
@@ -54,7 +54,7 @@ const FRAMEWORK_ERRORS: Record<string, (path: string) => ServiceError> = {
  * routed request: Host, the rate limit, then address class and token.
  */
 async function earlyRefusal(
-  service: Service,
+  access: Access,
   socket: Socket | undefined,
   headers: FastifyRequest['headers'],
   fallbackAddress = '',
@@ -62,22 +62,22 @@ async function earlyRefusal(
   const peer = peerOf(socket, fallbackAddress);
   return (
     hostRefusal(headers.host) ??
-    (peer.class === 'loopback' ? null : await rateLimitRefusal(service, peer.address)) ??
-    accessRefusal(service, socket, headers)
+    (peer.class === 'loopback' ? null : await rateLimitRefusal(access, peer.address)) ??
+    accessRefusal(access, socket, headers)
   );
 }
 
 /** Fastify's `frameworkErrors`: a path it cannot decode, before any hook has run. */
-export function frameworkErrorHandler(service: Service) {
+export function frameworkErrorHandler(access: Access) {
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const socket = request.raw.socket;
     const path = pathOf(request.raw.url ?? '');
     const failure =
-      (await earlyRefusal(service, socket, request.headers, request.ip)) ??
+      (await earlyRefusal(access, socket, request.headers, request.ip)) ??
       missingHost(request) ??
       FRAMEWORK_ERRORS[error.code]?.(path) ??
       new ServiceError('bad_request', `the request cannot be routed: ${error.message}`);
-    service.recent.add({
+    access.recent.add({
       transport: 'http',
       request: `${request.method} ${path}`,
       status: failure.status,
@@ -93,8 +93,8 @@ export function frameworkErrorHandler(service: Service) {
   };
 }
 
-const rateLimitRefusal = (service: Service, address: string): Promise<ServiceError | null> =>
-  service.rateLimit.consume(address).then(
+const rateLimitRefusal = (access: Access, address: string): Promise<ServiceError | null> =>
+  access.rateLimit.consume(address).then(
     () => null,
     (limited: unknown) => {
       if (limited instanceof ServiceError) return limited;
@@ -141,12 +141,12 @@ function inRequestLine(error: Parameters<ClientErrorHandler>[0]): boolean {
  * Fastify's `clientErrorHandler`: Node's `clientError` event. Writes a raw HTTP/1.1 answer and
  * closes the connection: after a parse error the rest of the stream cannot be trusted.
  */
-export function clientErrorHandler(service: Service): ClientErrorHandler {
+export function clientErrorHandler(access: Access): ClientErrorHandler {
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     // A time-out says nothing about the request, so every peer hears it as it is.
     const refusal =
-      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? null : accessRefusal(service, socket, undefined);
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? null : accessRefusal(access, socket, undefined);
     const failure = refusal ?? parseFailure(error);
     // Behind a response already under way on this connection, another one would corrupt the stream.
     const busy = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
@@ -154,7 +154,7 @@ export function clientErrorHandler(service: Service): ClientErrorHandler {
       socket.destroy();
       return;
     }
-    answerRaw(service, socket, 'unreadable request', failure);
+    answerRaw(access, socket, 'unreadable request', failure);
   };
 }
 
@@ -162,23 +162,23 @@ export function clientErrorHandler(service: Service): ClientErrorHandler {
  * Node hands a CONNECT request (a proxy's tunnel) to a `connect` listener and, without one, drops
  * the connection unanswered. This is no proxy: 501 in the envelope, after the access answer.
  */
-export function answerConnect(service: Service, server: Server): void {
+export function answerConnect(access: Access, server: Server): void {
   const notAProxy = () =>
     new ServiceError(
       'not_implemented',
       'CONNECT is not served: this is no proxy (the service answers GET and POST)',
     );
   server.on('connect', (request: IncomingMessage, socket: Socket) => {
-    earlyRefusal(service, socket, request.headers).then(
-      (refusal) => answerRaw(service, socket, `CONNECT ${request.url ?? ''}`, refusal ?? notAProxy()),
+    earlyRefusal(access, socket, request.headers).then(
+      (refusal) => answerRaw(access, socket, `CONNECT ${request.url ?? ''}`, refusal ?? notAProxy()),
       () => socket.destroy(),
     );
   });
 }
 
 /** A whole HTTP/1.1 answer written on the socket, recorded, and the connection closed. */
-function answerRaw(service: Service, socket: Socket, request: string, failure: ServiceError): void {
-  service.recent.add({
+function answerRaw(access: Access, socket: Socket, request: string, failure: ServiceError): void {
+  access.recent.add({
     transport: 'http',
     request,
     status: failure.status,

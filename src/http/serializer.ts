@@ -1,6 +1,6 @@
 import fastJson from 'fast-json-stringify';
 import type { FastifyInstance } from 'fastify';
-import { forSerializer } from '../ws/serialize.ts';
+import { forSerializer } from '../protocol/serializer-schema.ts';
 
 /**
  * HTTP answers are serialised from their schemas as the WebSocket's messages are (forSerializer):

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LogController } from 'fastify';
 import type { Logger } from 'pino';
-import type { Service } from '../service.ts';
+import type { Access } from '../access/access.ts';
 import { clientErrorHandler, frameworkErrorHandler, MAX_HEADER_BYTES } from './client-error.ts';
 import { timeoutOptions } from './connection-limits.ts';
 
@@ -9,7 +9,7 @@ import { timeoutOptions } from './connection-limits.ts';
 export const BODY_LIMIT = 64 * 1024;
 
 /** The Fastify options both servers share: limits, shutdown, and failures before routing. */
-export function serverOptions(service: Service, logger: Logger) {
+export function serverOptions(access: Access, logger: Logger) {
   return {
     loggerInstance: logger as FastifyBaseLogger,
     // Requests are logged once each by the access layer, not twice by Fastify.
@@ -21,8 +21,8 @@ export function serverOptions(service: Service, logger: Logger) {
     forceCloseConnections: 'idle' as const,
     routerOptions: { ignoreTrailingSlash: true },
     // Failures before routing answer in the service's envelope too (src/http/client-error.ts).
-    frameworkErrors: frameworkErrorHandler(service),
-    clientErrorHandler: clientErrorHandler(service),
+    frameworkErrors: frameworkErrorHandler(access),
+    clientErrorHandler: clientErrorHandler(access),
     ...timeoutOptions,
     // Node's answer to an HTTP/1.1 request without Host is a bare 400: the access hooks answer it in
     // the envelope instead (missingHost).

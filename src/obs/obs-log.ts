@@ -1,7 +1,11 @@
 import type { Logger } from 'pino';
-import type { ObsConnectionSnapshot, ObsReason } from '../../machines/obs-connection.machine.ts';
+import type { ActorRefFrom } from 'xstate';
+import type {
+  ObsConnectionSnapshot,
+  ObsReason,
+  obsConnectionMachine,
+} from '../../machines/obs-connection.machine.ts';
 import { obsStatusOf } from '../../machines/obs-connection.machine.ts';
-import type { ActorOf } from '../core/hud-system.ts';
 
 /** What each reason means for the operator, and what to do about it. */
 const EXPLAINED: Record<ObsReason, string> = {
@@ -27,7 +31,7 @@ const stateOf = (snapshot: ObsConnectionSnapshot): ObsReason | 'connected' | nul
  * Logs each change of the OBS connection once: connected, or a new reason it is not. Tries that fail
  * the same way as the one before say nothing, however many there are. Returns the unsubscribe.
  */
-export function logObsConnection(actor: ActorOf<'obs'>, logger: Logger): () => void {
+export function logObsConnection(actor: ActorRefFrom<typeof obsConnectionMachine>, logger: Logger): () => void {
   let logged: ReturnType<typeof stateOf> = null;
   const follow = (snapshot: ObsConnectionSnapshot) => {
     const state = stateOf(snapshot);

@@ -2,12 +2,14 @@
  * The saved state: what survives a restart and a kill. A versioned document checked against a
  * schema on load; the compile-time checks below keep the schema and the machines' types together.
  */
-import type { Static } from '@sinclair/typebox';
+import type { Static, TOptional } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import type { HostInput } from '../../machines/host.machine.ts';
 import type { MatchInput } from '../../machines/match.machine.ts';
 import type { ObsSettings } from '../../machines/obs-connection.machine.ts';
 import type { PanelInput } from '../../machines/panel.machine.ts';
+import type { PanelId } from '../../machines/panels.ts';
+import { PANEL_IDS } from '../../machines/panels.ts';
 import type { ProductionInput } from '../../machines/production.machine.ts';
 import type { SceneWindowInput } from '../../machines/scene-window.machine.ts';
 import type { VetoRevealInput } from '../../machines/veto-reveal.machine.ts';
@@ -81,6 +83,12 @@ const Panel = Type.Object({
   hideAt: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
 });
 
+/** One part per panel of machines/panels.ts; a panel missing from an older file starts unknown. */
+const PANEL_PARTS = Object.fromEntries(PANEL_IDS.map((id) => [id, Type.Optional(Panel)])) as Record<
+  PanelId,
+  TOptional<typeof Panel>
+>;
+
 export const SavedStateSchema = Type.Object({
   version: Type.Literal(SAVED_STATE_VERSION),
   savedAt: Type.String(),
@@ -99,7 +107,7 @@ export const SavedStateSchema = Type.Object({
     Type.Object({ beforeSession: Type.Optional(Type.Union([RevealSetting, Type.Null()])) }),
   ]),
   sceneWindow: Type.Object({ scene: Type.Union([SceneSchema, Type.Null()]) }),
-  panels: Type.Object({ scoreboard: Panel, vetoPanel: Panel, stats: Panel, overlay: Panel }),
+  panels: Type.Object(PANEL_PARTS),
   production: ProductionSchema,
 });
 
@@ -121,7 +129,7 @@ agree<Same<Required<SavedState['match']>, MatchInput>>();
 agree<Same<SavedState['vetoSession'], VetoSessionInput>>();
 agree<Same<Required<SavedState['vetoReveal']>, VetoRevealInput>>();
 agree<Same<SavedState['sceneWindow'], SceneWindowInput>>();
-agree<Same<Required<SavedState['panels']['stats']>, PanelInput>>();
+agree<Same<Required<NonNullable<SavedState['panels']['stats']>>, PanelInput>>();
 agree<Same<SavedState['production'], ProductionInput>>();
 agree<Same<SavedState['settings']['obs'], ObsSettings>>();
 agree<Same<Required<SavedState['host']>, Pick<HostInput, 'presets' | 'colorPresetId' | 'roster'>>>();

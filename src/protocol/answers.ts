@@ -3,8 +3,10 @@
  * the reveal. The views build these shapes; the WebSocket protocol and docs/asyncapi.json use the
  * same schemas, and the tests check real messages against them.
  */
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { Static, TBoolean, TOptional, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
+import type { Panel } from '../../machines/panels.ts';
+import { PANELS } from '../../machines/panels.ts';
 import { OBS_REASONS } from '../../machines/vocabulary.ts';
 import { GameSideSchema } from './game.ts';
 import {
@@ -57,17 +59,25 @@ export const StorageInfoSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** The overlay window's flag is always there (closed until opened); a panel's, once it was told. */
+type PanelFlags = {
+  [P in Panel as P['stateKey']]: P['stateKey'] extends 'hudWindowOpen' ? TBoolean : TOptional<TBoolean>;
+};
+const PANEL_FLAGS = Object.fromEntries(
+  PANELS.map(({ stateKey }) => [
+    stateKey,
+    stateKey === 'hudWindowOpen' ? Type.Boolean() : Type.Optional(Type.Boolean()),
+  ]),
+) as PanelFlags;
+
 export const HudStateSchema = Type.Object(
   {
     revision: Type.Integer({
       minimum: 0,
       description: 'Increases each time something a client can see changes',
     }),
-    scoreboardVisible: Type.Optional(Type.Boolean()),
-    vetoVisible: Type.Optional(Type.Boolean()),
-    statsVisible: Type.Optional(Type.Boolean()),
+    ...PANEL_FLAGS,
     roster: Type.Array(RosterEntrySchema, { description: 'Players by HUD slot, 1 to 9 then 0' }),
-    hudWindowOpen: Type.Boolean(),
     mainWindowOpen: Type.Boolean(),
     senScene: Type.Union([SceneSchema, Type.Null()]),
     obs: ObsStatusSchema,
@@ -189,6 +199,7 @@ export const ErrorEnvelopeSchema = Type.Object({
   error: Type.String({ description: 'Error code (docs/errors.md)' }),
   message: Type.String({ description: 'What went wrong, for a person' }),
 });
+export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
 
 /** One entry of the recent-requests list of the panel. */
 export const RequestRecordSchema = Type.Object({

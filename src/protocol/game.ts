@@ -155,3 +155,21 @@ export const InstallStateSchema = Type.Object({
   state: CfgStateSchema,
 });
 export type InstallState = Static<typeof InstallStateSchema>;
+
+/** Integrations > Game: whether frames arrive, the cfg file, and the CS2 installs with their cfg. */
+export const GameSetupSchema = Type.Object({
+  status: GameStatusSchema,
+  fileName: Type.String(),
+  cfg: Type.String({ description: 'The cfg file for a game on this machine' }),
+  lanCfg: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "The cfg file for a game on another PC (this machine's local-network address); null without one",
+  }),
+  installs: Type.Array(InstallStateSchema, {
+    description: 'CS2 installs found through Steam, and their cfg file',
+  }),
+});
+export type GameSetup = Static<typeof GameSetupSchema>;
+
+/** Where the game posts its frames (the address its cfg file names), on the application server. */
+export const GAME_DATA_PATH = '/gsi';

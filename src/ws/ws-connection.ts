@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { tokensEqual } from '../access/access-token.ts';
-import { peerOf } from '../http/access-hooks.ts';
+import { peerOf } from '../access/peer.ts';
 import { AUTH_DEADLINE_MS, CLOSE, PROTOCOL_VERSION } from '../protocol/websocket.ts';
 import { SERVICE_ID, VERSION } from '../version.ts';
 import { meterMessages } from './message-budget.ts';
@@ -19,7 +19,7 @@ const AUTH_FIRST = 'the first message must be { "type": "auth", "token": … }';
  * message within AUTH_DEADLINE_MS, or refused with 4401; then its messages, until it closes.
  */
 export function openConnection(context: WsContext, socket: WebSocket, request: FastifyRequest): void {
-  const { service, fanout, record } = context;
+  const { deps, fanout, record } = context;
   const role = new URL(request.url, 'http://localhost').searchParams.get('role');
   const client: WsClient = {
     socket,
@@ -35,7 +35,7 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
   // A signed-in operator app page is the main window while it is connected. Its connection is
   // checked often, so that a tab that vanishes without a close (a laptop closed) closes the main
   // window within two seconds.
-  const leave = client.panel && role === 'operator' ? service.mainWindow.attach() : null;
+  const leave = client.panel && role === 'operator' ? deps.mainWindow.attach() : null;
   const watch = leave ? setInterval(() => heartbeat([client]), OPERATOR_PING_MS) : undefined;
 
   const welcome = () => {
@@ -46,14 +46,14 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
       service: SERVICE_ID,
       version: VERSION,
       protocol: PROTOCOL_VERSION,
-      snapshot: fullSnapshot(service),
+      snapshot: fullSnapshot(deps),
     });
     if (client.panel && context.panelStatus) {
       const data = context.panelStatus();
-      fanout.send(client, { type: 'event', event: 'panel.status', revision: service.hub.revision, data });
+      fanout.send(client, { type: 'event', event: 'panel.status', revision: deps.hub.revision, data });
     }
     // Live game data is not revisioned state: a page (it names its role) gets the whole of it next.
-    if (client.role !== null) fanout.send(client, service.game.fullMessage());
+    if (client.role !== null) fanout.send(client, deps.game.fullMessage());
   };
   const refuse = (what: string, reason: string) => {
     record(client, what, 401, 'unauthorized');
@@ -62,7 +62,7 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
   /** The first message of a local-network client: the token, or the connection ends with 4401. */
   const authenticate = (message: unknown) => {
     const { type, token } = (message ?? {}) as { type?: unknown; token?: unknown };
-    if (type === 'auth' && typeof token === 'string' && tokensEqual(service.token(), token)) welcome();
+    if (type === 'auth' && typeof token === 'string' && tokensEqual(deps.secrets.token(), token)) welcome();
     else refuse('auth', type === 'auth' ? 'wrong token' : AUTH_FIRST);
   };
 
@@ -83,7 +83,7 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
   };
   // Every message of a remote device counts against its budget, not only triggers.
   const take = client.remote
-    ? meterMessages(service.rateLimit, client.address, {
+    ? meterMessages(deps.access.rateLimit, client.address, {
         accept: receive,
         refuse: (text, error) => refuseMessage(context, client, text, error),
         flood: () => socket.close(CLOSE.rateLimited, 'too many messages: slow down'),

@@ -1,13 +1,20 @@
 import type { TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import type { Access } from '../access/access.ts';
 import type { RateLimitedError } from '../access/rate-limit.ts';
+import type { Secrets } from '../access/secrets.ts';
+import type { Caller, Role } from '../core/caller.ts';
+import type { CommandAnswer, Dispatch } from '../core/dispatcher.ts';
+import type { MainWindow } from '../core/main-window.ts';
+import type { StateHub, StateReads } from '../core/state-hub.ts';
 import { snapshotViewOf } from '../core/views.ts';
-import { toServiceError } from '../http/error-envelope.ts';
+import type { Emitter } from 'mitt';
+import type { GameMessage } from '../protocol/game.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import type { ClientMessage, PanelStatus, Snapshot } from '../protocol/websocket.ts';
 import { CLOSE, ClientMessage as ClientMessageSchema, MessageId } from '../protocol/websocket.ts';
-import type { Service } from '../service.ts';
 import { brandingOf } from '../settings/settings.ts';
+import type { SettingsOwner } from '../settings/settings-owner.ts';
 import type { WsClient, WsFanout } from './ws-fanout.ts';
 
 const checkMessage = TypeCompiler.Compile(ClientMessageSchema);
@@ -26,9 +33,24 @@ const echoedId = (message: unknown): string | number | null => {
   return checkId.Check(id) ? id : null;
 };
 
-/** What the message handlers work with: the service, the connections, the request log. */
+/** What the WebSocket gateway is given: the dispatcher's catalogues and the state and events it sends. */
+export interface WsDeps {
+  commands: Dispatch;
+  reports: Dispatch;
+  hub: StateReads & Pick<StateHub, 'emitter'>;
+  /** The live game data: its messages as they come, and the whole of it for a page that connects. */
+  game: { emitter: Emitter<{ message: GameMessage }>; fullMessage(): GameMessage };
+  settings: Pick<SettingsOwner, 'current' | 'onChange'>;
+  secrets: Pick<Secrets, 'token' | 'events'>;
+  access: Access;
+  mainWindow: Pick<MainWindow, 'attach'>;
+}
+
+/** What the message handlers work with: the gateway's deps, the connections, the request log. */
 export interface WsContext {
-  service: Service;
+  deps: WsDeps;
+  /** Which server: the automation server's WebSocket, or the application server's. */
+  transport: 'ws' | 'app';
   fanout: WsFanout;
   /** Sent to an operator app page right after hello (the application server only). */
   panelStatus: (() => PanelStatus) | null;
@@ -45,13 +67,25 @@ type Handler<T extends ClientMessage['type']> = (
 ) => void | Promise<void>;
 
 /** Everything a client draws from: the HUD's views, and the branding of the settings. */
-export const fullSnapshot = (service: Service): Snapshot => ({
-  ...snapshotViewOf(service.hub),
-  branding: brandingOf(service.settings()),
+export const fullSnapshot = ({ hub, settings }: WsDeps): Snapshot => ({
+  ...snapshotViewOf(hub),
+  branding: brandingOf(settings.current()),
 });
 
-/** Page roles that only show the state: the HUD overlay and the scene pages never run commands. */
-export const READ_ONLY_ROLES: ReadonlySet<string> = new Set(['overlay', 'scene']);
+/**
+ * The caller of a client's messages: a program on the automation server; on the application server
+ * the page's role (the HUD overlay, a scene page), else the operator app. What each may run is the
+ * dispatcher's to decide.
+ */
+function callerOf({ transport }: WsContext, client: WsClient): Caller {
+  const role: Role =
+    transport === 'ws'
+      ? 'program'
+      : client.role === 'overlay' || client.role === 'scene'
+        ? client.role
+        : 'operator';
+  return { transport, address: client.address, role };
+}
 
 /** The one report a page may send: the HUD overlay tells what it shows (docs/websocket.md). */
 const OVERLAY_REPORT = 'overlay_report';
@@ -66,14 +100,14 @@ async function answerWith(
   id: string | number | null,
   action: string,
   request: string,
-  run: () => Promise<Awaited<ReturnType<Service['dispatcher']['dispatch']>>>,
+  run: () => Promise<CommandAnswer>,
 ): Promise<void> {
   try {
     const answer = await run();
     fanout.send(client, { type: 'result', id, action, ...answer });
     record(client, request, 200);
   } catch (caught) {
-    const known = toServiceError(caught);
+    const known = caught instanceof ServiceError ? caught : null;
     if (!known) fault(caught, action);
     const error = known ?? new ServiceError('internal_error', 'internal error: see the service log');
     fanout.send(client, { type: 'result', id, action, status: error.status, ...error.toBody() });
@@ -86,31 +120,20 @@ const HANDLERS: { [T in ClientMessage['type']]: Handler<T> } = {
   trigger(context, client, message) {
     const id = message.id ?? null;
     const request = `trigger ${message.action}`;
-    const { service } = context;
-    return answerWith(context, client, id, message.action, request, async () => {
-      if (client.role !== null && READ_ONLY_ROLES.has(client.role)) {
-        throw new ServiceError(
-          'forbidden',
-          `a ${client.role} page only shows the HUD: send commands from the operator app or the automation server`,
-        );
-      }
-      return service.dispatcher.dispatch(message.action, message.payload);
-    });
+    return answerWith(context, client, id, message.action, request, () =>
+      context.deps.commands(message.action, message.payload, callerOf(context, client)),
+    );
   },
   report(context, client, message) {
-    const { service } = context;
-    return answerWith(context, client, message.id ?? null, OVERLAY_REPORT, 'report', async () => {
-      if (client.role !== 'overlay') {
-        throw new ServiceError('forbidden', 'only a HUD overlay page (role=overlay) reports what it shows');
-      }
-      return service.internal.dispatch(OVERLAY_REPORT, message.report);
-    });
+    return answerWith(context, client, message.id ?? null, OVERLAY_REPORT, 'report', () =>
+      context.deps.reports(OVERLAY_REPORT, message.report, callerOf(context, client)),
+    );
   },
-  ping({ service, fanout }, client, message) {
-    fanout.send(client, { type: 'pong', id: message.id ?? null, revision: service.hub.revision });
+  ping({ deps, fanout }, client, message) {
+    fanout.send(client, { type: 'pong', id: message.id ?? null, revision: deps.hub.revision });
   },
-  snapshot({ service, fanout }, client, message) {
-    fanout.send(client, { type: 'snapshot', id: message.id ?? null, snapshot: fullSnapshot(service) });
+  snapshot({ deps, fanout }, client, message) {
+    fanout.send(client, { type: 'snapshot', id: message.id ?? null, snapshot: fullSnapshot(deps) });
   },
   auth({ fanout }, client) {
     fanout.send(client, {

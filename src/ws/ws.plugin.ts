@@ -12,7 +12,7 @@ import { SERVICE_ID, VERSION } from '../version.ts';
 import { heartbeat, openConnection } from './ws-connection.ts';
 import type { WsClient } from './ws-fanout.ts';
 import { WsFanout } from './ws-fanout.ts';
-import type { WsContext } from './ws-messages.ts';
+import type { WsContext, WsDeps } from './ws-messages.ts';
 
 /**
  * The WebSocket at the root path (and /ws): triggers run through the same dispatcher as HTTP,
@@ -47,22 +47,33 @@ async function sayGoodbye(fanout: WsFanout, server: WebSocketServer): Promise<vo
   for (const socket of sockets) socket.terminate();
 }
 
+/** The application server's operator app pages: the panel status, and when it changes. */
+export interface PanelFeed {
+  status(): Omit<PanelStatus, 'overlayPages'>;
+  /** Calls back whenever the status may have changed (a server opened or closed its port). */
+  onChange(listener: () => void): () => void;
+}
+
 export interface WsOptions {
-  /** How the recent-requests list names this server's connections. */
+  /** How the recent-requests list names this server's connections, and whose callers they are. */
   transport: 'ws' | 'app';
   /** Where the WebSocket answers (an upgrade anywhere else is 404 before it happens). */
   paths: ReadonlySet<string>;
-  /** The application server: signed-in operator app pages get the panel events, this first. */
-  panelStatus?: () => Omit<PanelStatus, 'overlayPages'>;
+  deps: WsDeps;
+  /**
+   * The application server's panel feed: signed-in operator app pages get the panel events and are
+   * signed out when the sign-in key changes. Null on the automation server.
+   */
+  panel: PanelFeed | null;
 }
 
-async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }: WsOptions): Promise<void> {
-  const { service } = app;
+async function wsPlugin(app: FastifyInstance, { transport, paths, deps, panel }: WsOptions): Promise<void> {
+  const { hub, game, settings, secrets, access } = deps;
   const fanout = new WsFanout();
   const isOverlayPage = (client: WsClient) => client.role === 'overlay' && client.authenticated;
   // The overlay pages are this gateway's own connections: it counts them into the status.
-  const statusNow = panelStatus
-    ? (): PanelStatus => ({ ...panelStatus(), overlayPages: fanout.count(isOverlayPage) })
+  const statusNow = panel
+    ? (): PanelStatus => ({ ...panel.status(), overlayPages: fanout.count(isOverlayPage) })
     : null;
   await app.register(websocket, {
     options: { maxPayload: MAX_MESSAGE_BYTES },
@@ -72,77 +83,48 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
     },
   });
   const context: WsContext = {
-    service,
+    deps,
+    transport,
     fanout,
     panelStatus: statusNow,
     record(client, request, status, error) {
       const entry = { transport, request, status, address: client.address };
       const record = error ? { ...entry, error } : entry;
-      service.recent.add(record);
+      access.recent.add(record);
       app.log.debug(record, 'request');
     },
     fault: (err, action) => app.log.error({ err, action }, 'trigger failed'),
   };
 
   const broadcast = fanout.broadcast.bind(fanout);
-  service.hub.emitter.on('event', broadcast);
-  service.game.emitter.on('message', broadcast);
+  hub.emitter.on('event', broadcast);
+  game.emitter.on('message', broadcast);
   const isRemote = (client: { remote: boolean }) => client.remote;
   const onToken = () => fanout.close(isRemote, CLOSE.unauthorized, 'the access token was regenerated');
-  let brandingSent = JSON.stringify(brandingOf(service.settings()));
-  const onSettings = (settings: Settings) => {
-    if (!settings.lanMode) fanout.close(isRemote, CLOSE.forbidden, 'local network mode was switched off');
+  let brandingSent = JSON.stringify(brandingOf(settings.current()));
+  const onSettings = (next: Settings) => {
+    if (!next.lanMode) fanout.close(isRemote, CLOSE.forbidden, 'local network mode was switched off');
     // The pages show the branding: a change reaches them at once, as a notification.
-    const branding = brandingOf(settings);
+    const branding = brandingOf(next);
     const text = JSON.stringify(branding);
     if (text === brandingSent) return;
     brandingSent = text;
-    fanout.broadcast({ type: 'event', event: 'branding', revision: service.hub.revision, data: branding });
+    fanout.broadcast({ type: 'event', event: 'branding', revision: hub.revision, data: branding });
   };
-  service.events.on('token', onToken);
-  service.events.on('settings', onSettings);
+  secrets.events.on('token', onToken);
+  const stopSettings = settings.onChange(onSettings);
   const pings = setInterval(() => heartbeat(fanout.clients), PING_INTERVAL_MS).unref();
-  const isPanel = (client: WsClient) => client.panel;
-  // The application server: panel events to the operator app, sign-in key changes sign it out.
-  const sendPanelStatus = () => {
-    if (!statusNow || fanout.count(isPanel) === 0) return;
-    const data = statusNow();
-    fanout.broadcast({ type: 'event', event: 'panel.status', revision: service.hub.revision, data }, isPanel);
-  };
-  const onSignInKey = () =>
-    fanout.close(isPanel, CLOSE.unauthorized, 'signed out: the sign-in key was regenerated');
-  if (panelStatus) {
-    service.events.on('settings', sendPanelStatus);
-    service.events.on('panel', sendPanelStatus);
-    service.events.on('signInKey', onSignInKey);
-    service.recent.onAdd = (record, at) => {
-      if (fanout.count(isPanel) === 0) return;
-      fanout.broadcast(
-        {
-          type: 'event',
-          event: 'panel.request',
-          revision: service.hub.revision,
-          data: { record: formatRecord(record, at) },
-        },
-        isPanel,
-      );
-    };
-  }
+  const stopPanel = panel && statusNow ? feedPanels(panel, statusNow, fanout, deps) : () => {};
 
   app.decorate('closeSockets', (code: number, reason: string) => fanout.close(() => true, code, reason));
 
   app.addHook('onClose', async () => {
     clearInterval(pings);
-    service.hub.emitter.off('event', broadcast);
-    service.game.emitter.off('message', broadcast);
-    service.events.off('token', onToken);
-    service.events.off('settings', onSettings);
-    if (panelStatus) {
-      service.events.off('settings', sendPanelStatus);
-      service.events.off('panel', sendPanelStatus);
-      service.events.off('signInKey', onSignInKey);
-      service.recent.onAdd = null;
-    }
+    hub.emitter.off('event', broadcast);
+    game.emitter.off('message', broadcast);
+    secrets.events.off('token', onToken);
+    stopSettings();
+    stopPanel();
   });
 
   const index = async () => ({ ok: true, service: SERVICE_ID, version: VERSION, protocol: PROTOCOL_VERSION });
@@ -154,13 +136,62 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, panelStatus }:
       wsHandler: (socket, request) => {
         openConnection(context, socket, request);
         // Overlay pages come and go: the operator app shows how many are connected.
-        if (panelStatus && new URL(request.url, 'http://l').searchParams.get('role') === 'overlay') {
-          sendPanelStatus();
-          socket.once('close', sendPanelStatus);
+        if (statusNow && new URL(request.url, 'http://l').searchParams.get('role') === 'overlay') {
+          const send = () => sendPanelStatus(statusNow, fanout, hub);
+          send();
+          socket.once('close', send);
         }
       },
     });
   }
 }
 
-export default fp(wsPlugin, { name: 'websocket', dependencies: ['service'] });
+const isPanel = (client: WsClient) => client.panel;
+
+/** The panel status to every signed-in operator app page, when one is connected. */
+function sendPanelStatus(statusNow: () => PanelStatus, fanout: WsFanout, hub: WsDeps['hub']): void {
+  if (fanout.count(isPanel) === 0) return;
+  fanout.broadcast(
+    { type: 'event', event: 'panel.status', revision: hub.revision, data: statusNow() },
+    isPanel,
+  );
+}
+
+/**
+ * The application server's operator app pages: the panel status when it changes, each answered
+ * request for the recent-requests list, and signed out when the sign-in key changes.
+ */
+function feedPanels(
+  panel: PanelFeed,
+  statusNow: () => PanelStatus,
+  fanout: WsFanout,
+  deps: WsDeps,
+): () => void {
+  const { hub, settings, secrets, access } = deps;
+  const send = () => sendPanelStatus(statusNow, fanout, hub);
+  const onSignInKey = () =>
+    fanout.close(isPanel, CLOSE.unauthorized, 'signed out: the sign-in key was regenerated');
+  const stopSettings = settings.onChange(send);
+  const stopPanel = panel.onChange(send);
+  secrets.events.on('signInKey', onSignInKey);
+  access.recent.onAdd = (record, at) => {
+    if (fanout.count(isPanel) === 0) return;
+    fanout.broadcast(
+      {
+        type: 'event',
+        event: 'panel.request',
+        revision: hub.revision,
+        data: { record: formatRecord(record, at) },
+      },
+      isPanel,
+    );
+  };
+  return () => {
+    stopSettings();
+    stopPanel();
+    secrets.events.off('signInKey', onSignInKey);
+    access.recent.onAdd = null;
+  };
+}
+
+export default fp(wsPlugin, { name: 'websocket' });

@@ -15,7 +15,7 @@ const skipReason = netnsSkipReason();
 
 async function lanServer() {
   const server = await build({ overrides: { lanMode: true } });
-  return { server, port: server.port, token: server.service.token() };
+  return { server, port: server.port, token: server.service.secrets.token() };
 }
 
 describe.skipIf(skipReason)(`hostile peers${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {

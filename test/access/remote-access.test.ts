@@ -36,7 +36,7 @@ const serviceToken = (token: string) => ({ 'x-service-token': token });
 /** A server in local network mode, listening on '::' like `--lan`. */
 async function lanServer(options: Parameters<typeof build>[0] = {}) {
   const server = await build({ ...options, overrides: { lanMode: true } });
-  return { server, port: server.port, token: server.service.token() };
+  return { server, port: server.port, token: server.service.secrets.token() };
 }
 
 /** A request from this machine (127.0.0.1): the panel's side. */
@@ -245,8 +245,8 @@ describe.skipIf(!canCreateNetns())(
     describe('local network mode off', () => {
       it('the default listens on loopback only: no device on the network can even connect', async () => {
         const server = await build();
-        expect(server.service.settings().lanMode).toBe(false);
-        const token = server.service.token();
+        expect(server.service.settings.current().lanMode).toBe(false);
+        const token = server.service.secrets.token();
         for (const host of [...LOCAL_HOSTS, ...OUTSIDE_HOSTS]) {
           const answer = await net.http(host, { port: server.port, path: '/health', headers: bearer(token) });
           expect([answer.status, answer.error?.code], host).toEqual([null, 'ECONNREFUSED']);
@@ -281,7 +281,7 @@ describe.skipIf(!canCreateNetns())(
 
         const on = await local(server, 'POST', '/internal/settings', { lanMode: true });
         expect(on).toMatchObject({ status: 200, body: { ok: true, settings: { lanMode: true } } });
-        const address = server.app.server.address();
+        const address = server.automation.server.address();
         expect(typeof address === 'object' && address?.port).toBe(port);
         const back = await net.http('lan', {
           port,
@@ -347,8 +347,8 @@ describe.skipIf(!canCreateNetns())(
           expect(answer.body, `${method} ${path}`).not.toContain(token);
         }
         // Nothing changed: same token, still in local network mode, no state change.
-        expect(server.service.token()).toBe(token);
-        expect(server.service.settings().lanMode).toBe(true);
+        expect(server.service.secrets.token()).toBe(token);
+        expect(server.service.settings.current().lanMode).toBe(true);
         expect((await stateOf(server)).revision).toBe(0);
         expect((await net.http('lan6', { port, path: '/api/state', headers: bearer(token) })).status).toBe(
           200,
@@ -374,7 +374,7 @@ describe.skipIf(!canCreateNetns())(
           );
         }
         expect(statuses).toEqual(attempts.map(([method, path]) => `${method} ${path} 403`));
-        expect(server.service.settings().lanMode).toBe(true);
+        expect(server.service.settings.current().lanMode).toBe(true);
       });
     });
 

@@ -14,7 +14,7 @@ async function app(
   path: string,
   options: { cookie?: string; body?: unknown; headers?: Record<string, string> } = {},
 ) {
-  const response = await fetch(`${server.appUrl}${path}`, {
+  const response = await fetch(`${server.applicationUrl}${path}`, {
     method,
     redirect: 'manual',
     headers: {
@@ -56,7 +56,7 @@ describe('signing in to the operator app', () => {
   it('the sign-in address sets an HttpOnly SameSite=Strict cookie and drops the key from the address', async () => {
     const server = await build({ headless: false });
     const url = new URL(server.signInUrl());
-    expect(url.port).toBe(String(server.appPort));
+    expect(url.port).toBe(String(server.applicationPort));
     const opened = await app(server, 'GET', `/${url.search}`);
     expect(opened.status).toBe(303);
     expect(opened.headers.get('location')).toBe('/');
@@ -87,7 +87,7 @@ describe('signing in to the operator app', () => {
     const cookie = right.headers.get('set-cookie')?.split(';')[0] ?? '';
     expect((await app(server, 'GET', '/api/panel/token', { cookie })).body).toEqual({
       ok: true,
-      token: server.service.token(),
+      token: server.service.secrets.token(),
     });
     const out = await app(server, 'POST', '/auth/sign-out', { cookie });
     expect(out.headers.get('set-cookie')).toMatch(/^hud_session=; Max-Age=0/);
@@ -137,18 +137,18 @@ describe('the application server refuses other sites', () => {
       headers: evil,
     });
     expect(settings.status).toBe(403);
-    expect(server.service.settings().lanMode).toBe(false);
+    expect(server.service.settings.current().lanMode).toBe(false);
     await expect(
-      connect(`${server.appUrl.replace('http', 'ws')}/ws`, { headers: { ...evil, cookie } }),
+      connect(`${server.applicationUrl.replace('http', 'ws')}/ws`, { headers: { ...evil, cookie } }),
     ).rejects.toThrow('HTTP 403');
-    const own = { origin: server.appUrl };
+    const own = { origin: server.applicationUrl };
     const ok = await app(server, 'POST', '/api/panel/settings', {
       cookie,
       body: { lanMode: false },
       headers: own,
     });
     expect(ok.status).toBe(200);
-    const socket = await connect(`${server.appUrl.replace('http', 'ws')}/ws`, {
+    const socket = await connect(`${server.applicationUrl.replace('http', 'ws')}/ws`, {
       headers: { ...own, cookie },
     });
     expect((await socket.next()).type).toBe('hello');
@@ -160,7 +160,7 @@ describe('the application server refuses other sites', () => {
     // fetch will not send another Host: a raw request does, as a rebinding page's browser would.
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        `${server.appUrl}/api/state`,
+        `${server.applicationUrl}/api/state`,
         { headers: { host: 'rebind.example:44554' } },
         (res) => {
           res.resume();
@@ -181,7 +181,7 @@ describe('the main window is a signed-in operator app page', () => {
     const cookie = await signIn(server);
     const watcher = await connect(server.wsUrl);
     await watcher.next();
-    const page = await connect(`${server.appUrl.replace('http', 'ws')}/ws?role=operator`, {
+    const page = await connect(`${server.applicationUrl.replace('http', 'ws')}/ws?role=operator`, {
       headers: { cookie },
     });
     expect((await page.next()).type).toBe('hello');
@@ -203,11 +203,11 @@ describe('the main window is a signed-in operator app page', () => {
 
   it('a page that is not signed in does not open the main window; the panel events go to signed-in pages only', async () => {
     const server = await build({ headless: false });
-    const overlay = await connect(`${server.appUrl.replace('http', 'ws')}/ws?role=operator`);
+    const overlay = await connect(`${server.applicationUrl.replace('http', 'ws')}/ws?role=operator`);
     expect((await overlay.next()).type).toBe('hello');
     expect((await command(server, 'veto_status')).status).toBe(503);
     const cookie = await signIn(server);
-    const page = await connect(`${server.appUrl.replace('http', 'ws')}/ws?role=operator`, {
+    const page = await connect(`${server.applicationUrl.replace('http', 'ws')}/ws?role=operator`, {
       headers: { cookie },
     });
     await page.next();
@@ -224,7 +224,7 @@ describe('the main window is a signed-in operator app page', () => {
           httpUrls: [server.httpUrl],
           wsUrls: [server.wsUrl],
         },
-        app: { appUrls: [server.appUrl] },
+        app: { appUrls: [server.applicationUrl] },
       },
     });
     // A program's request to the automation server shows in the operator app within a moment.
@@ -242,7 +242,7 @@ describe('the main window is a signed-in operator app page', () => {
   it('a command from the operator app is the same command, recorded with its sender', async () => {
     const server = await build({ headless: false });
     const cookie = await signIn(server);
-    const page = await connect(`${server.appUrl.replace('http', 'ws')}/ws?role=operator`, {
+    const page = await connect(`${server.applicationUrl.replace('http', 'ws')}/ws?role=operator`, {
       headers: { cookie },
     });
     await page.next();
@@ -274,11 +274,11 @@ describe('the main window is a signed-in operator app page', () => {
   it('regenerating the sign-in key signs every browser out', async () => {
     const server = await build({ headless: false });
     const cookie = await signIn(server);
-    const page = await connect(`${server.appUrl.replace('http', 'ws')}/ws?role=operator`, {
+    const page = await connect(`${server.applicationUrl.replace('http', 'ws')}/ws?role=operator`, {
       headers: { cookie },
     });
     await page.next();
-    await server.service.regenerateSignInKey();
+    await server.service.secrets.regenerateSignInKey();
     expect(await page.closed).toMatchObject({ code: 4401 });
     expect((await app(server, 'GET', '/auth/status', { cookie })).body.signedIn).toBe(false);
     expect((await command(server, 'veto_status')).status).toBe(503);
@@ -312,7 +312,7 @@ describe('Enable local automation server', () => {
     await app(server, 'POST', '/api/panel/settings', { cookie, body: { automation: { enabled: false } } });
     await server.close();
     const again = await build({ headless: false, dataDir });
-    expect(again.app.server.listening).toBe(false);
+    expect(again.automation.server.listening).toBe(false);
     expect(again.application.server.listening).toBe(true);
     expect((await app(again, 'GET', '/api/panel/requests', { cookie })).status).toBe(200);
   });

@@ -24,8 +24,8 @@ describe.skipIf(skipReason)(
 
     it('a tablet signs in with the key in LAN mode and is the main window; its page closes when the key is regenerated', async () => {
       const server = await build({ headless: false, overrides: { lanMode: true } });
-      const port = server.appPort;
-      const key = server.service.signInKey();
+      const port = server.applicationPort;
+      const key = server.service.secrets.signInKey();
       const host = `${net.lan.serverAddress}:${port}`;
 
       const page = await net.http('lan', { port, path: '/' });
@@ -59,7 +59,7 @@ describe.skipIf(skipReason)(
       expect(await tablet.waitUntil(() => server.service.hub.hudState().mainWindowOpen, 2000)).toBe(true);
       expect((await command(server, 'veto_status')).status).toBe(200);
 
-      await server.service.regenerateSignInKey();
+      await server.service.secrets.regenerateSignInKey();
       await tablet.waitUntil(() => tablet.closeInfo !== null, 2000);
       expect(tablet.closeInfo).toMatchObject({ code: 4401, by: 'server' });
     });
@@ -67,16 +67,16 @@ describe.skipIf(skipReason)(
     it('without LAN mode, or from outside the local network, the operator app is refused', async () => {
       const server = await build({ headless: false });
       // LAN mode off: the application server listens on loopback only.
-      const off = await net.http('lan', { port: server.appPort, path: '/' });
+      const off = await net.http('lan', { port: server.applicationPort, path: '/' });
       expect(off.status).toBeNull();
       expect(off.error?.code).toBe('ECONNREFUSED');
 
       const lan = await build({ headless: false, overrides: { lanMode: true } });
       const outside = await net.http('outside', {
-        port: lan.appPort,
+        port: lan.applicationPort,
         method: 'POST',
         path: '/auth/sign-in',
-        body: { key: lan.service.signInKey() },
+        body: { key: lan.service.secrets.signInKey() },
       });
       expect(outside.status).toBe(403);
       expect(outside.json).toMatchObject({ ok: false, error: 'forbidden' });
@@ -96,7 +96,7 @@ describe.skipIf(skipReason)(
         const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
         await page.goto(server.signInUrl());
         await page.getByRole('tab', { name: /Local automation/ }).click();
-        const token = server.service.token();
+        const token = server.service.secrets.token();
 
         // LAN mode off: the automation server listens on loopback only.
         const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
@@ -126,7 +126,7 @@ describe.skipIf(skipReason)(
         const fresh = await net.http('lan', {
           port: server.port,
           path: '/api/state',
-          headers: bearer(server.service.token()),
+          headers: bearer(server.service.secrets.token()),
         });
         expect(fresh.status).toBe(200);
         await page.close();

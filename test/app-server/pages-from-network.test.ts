@@ -26,8 +26,8 @@ describe.skipIf(skipReason)(
 
     it('with LAN mode and the token: /hud and the scenes load, the overlay reports and follows; without the token: 401', async () => {
       const server = await build({ overrides: { lanMode: true } });
-      const port = server.appPort;
-      const token = server.service.token();
+      const port = server.applicationPort;
+      const token = server.service.secrets.token();
 
       for (const path of ['/hud', '/scenes/window', '/scenes/versus', '/scenes/mapRecap']) {
         const withToken = await net.http('lan', { port, path: `${path}?token=${token}` });
@@ -92,16 +92,16 @@ describe.skipIf(skipReason)(
     it('LAN mode off: the pages are not reachable; from outside the local network: 403 even with the token', async () => {
       const off = await build();
       const unreachable = await net.http('lan', {
-        port: off.appPort,
-        path: `/hud?token=${off.service.token()}`,
+        port: off.applicationPort,
+        path: `/hud?token=${off.service.secrets.token()}`,
       });
       expect(unreachable.status).toBeNull();
       expect(unreachable.error?.code).toBe('ECONNREFUSED');
 
       const lan = await build({ overrides: { lanMode: true } });
       const outside = await net.http('outside', {
-        port: lan.appPort,
-        path: `/hud?token=${lan.service.token()}`,
+        port: lan.applicationPort,
+        path: `/hud?token=${lan.service.secrets.token()}`,
       });
       expect(outside.status).toBe(403);
       expect(outside.json).toMatchObject({ ok: false, error: 'forbidden' });
@@ -123,7 +123,7 @@ describe.skipIf(skipReason)(
           const operator = await context.newPage();
           await operator.goto(server.signInUrl());
           await operator.getByRole('tab', { name: 'HUD' }).click();
-          const expected = `http://${net.lan.serverAddress}:${server.appPort}/hud?token=${server.service.token()}`;
+          const expected = `http://${net.lan.serverAddress}:${server.applicationPort}/hud?token=${server.service.secrets.token()}`;
           const listed = operator.locator('[data-lan-source="/hud"] code', { hasText: expected });
           await listed.waitFor();
           const overlay = await context.newPage();
@@ -136,17 +136,19 @@ describe.skipIf(skipReason)(
 
       it('shows the overlay with the token and follows commands; refuses it without', async () => {
         const server = await build({ overrides: { lanMode: true } });
-        const url = net.lan.url(server.appPort, '/hud');
+        const url = net.lan.url(server.applicationPort, '/hud');
         const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
         try {
           const page = await context.newPage();
           const refused = await page.goto(url);
           expect(refused?.status()).toBe(401);
-          await page.goto(`${url}?token=${server.service.token()}`);
+          await page.goto(`${url}?token=${server.service.secrets.token()}`);
           await page.locator('[data-page="hud"][data-ready="true"][data-overlay-visible="true"]').waitFor();
           expect((await command(server, 'show_scoreboard')).status).toBe(200);
           await page.locator('[data-panel="scoreboard"][data-visible="true"]').waitFor({ state: 'attached' });
-          expect(server.service.recent.list().some((r) => r.address === net.lan.serverAddress)).toBe(true);
+          expect(server.service.access.recent.list().some((r) => r.address === net.lan.serverAddress)).toBe(
+            true,
+          );
         } finally {
           await context.close();
         }

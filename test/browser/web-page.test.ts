@@ -70,7 +70,7 @@ describe.skipIf(!chromiumAvailable)('a web page in a real browser', () => {
       expect(state.scoreboardVisible).toBeUndefined();
       expect(state.vetoVisible).toBeUndefined();
       expect(state.senScene).toBeNull();
-      const refusals = server.service.recent.list().filter((r) => r.status === 403);
+      const refusals = server.service.access.recent.list().filter((r) => r.status === 403);
       expect(refusals.length).toBeGreaterThanOrEqual(4);
     } finally {
       pages.close();

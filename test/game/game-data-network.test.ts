@@ -23,7 +23,7 @@ describe.skipIf(skipReason)(
 
     it('in LAN mode an observer PC posts with the token, 40 frames in a row; without it 401; from outside 403', async () => {
       const server = await build({ overrides: { lanMode: true } });
-      const port = server.appPort;
+      const port = server.applicationPort;
       const frame = toCs2(await fixture(FAZE_NAVI));
       const good = withToken(frame, server.service.game.token);
       for (let i = 0; i < 40; i++) {
@@ -50,7 +50,7 @@ describe.skipIf(skipReason)(
       const server = await build();
       const good = withToken(toCs2(await fixture(FAZE_NAVI)), server.service.game.token);
       const answer = await net.http('lan', {
-        port: server.appPort,
+        port: server.applicationPort,
         method: 'POST',
         path: '/gsi',
         body: good,

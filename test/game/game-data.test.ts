@@ -25,7 +25,8 @@ import { BO3_ACTIVE_DUTY } from '../helpers/vetoes.ts';
 import { connect } from '../helpers/ws-client.ts';
 
 const signed = (server: RunningServer, frame: Frame) => withToken(frame, server.service.game.token);
-const post = (server: RunningServer, frame: Frame) => postFrame(server.appPort, signed(server, frame));
+const post = (server: RunningServer, frame: Frame) =>
+  postFrame(server.applicationPort, signed(server, frame));
 const state = async (server: RunningServer) => (await get(server, '/api/state')).body.state;
 const match = async (server: RunningServer) => (await get(server, '/api/match')).body.match;
 
@@ -83,7 +84,7 @@ describe('the roster by HUD slot', () => {
     expect((await state(server)).roster).toEqual(FAZE_NAVI_ROSTER);
     expect(server.service.game.status()).toMatchObject({ slotNumbering: 'cs2', numberingFrom: 'setting' });
 
-    await server.applySettings({ game: { slotNumbering: 'csgo' } });
+    await server.service.settings.update({ game: { slotNumbering: 'csgo' } });
     const csgoNumbered = structuredClone(await fixture(FAZE_NAVI));
     csgoNumbered.provider.version = 13950;
     await post(server, csgoNumbered);
@@ -220,7 +221,7 @@ describe('refused frames', () => {
     const before = await state(server);
     const frame = await fixture(FAZE_NAVI);
     for (const token of ['Q79v5tcxVQ8u', undefined]) {
-      const answer = await postFrame(server.appPort, withToken(frame, token));
+      const answer = await postFrame(server.applicationPort, withToken(frame, token));
       expect(answer.status).toBe(401);
       expect(answer.body).toMatchObject({ ok: false, error: 'unauthorized' });
     }
@@ -235,7 +236,7 @@ describe('refused frames', () => {
     const before = await state(server);
     const matchBefore = await match(server);
     // A HUD page follows the game: what it is sent must stay sendable.
-    const page = await connect(`${server.appUrl.replace('http', 'ws')}/ws?role=overlay`);
+    const page = await connect(`${server.applicationUrl.replace('http', 'ws')}/ws?role=overlay`);
     await page.waitFor((m) => m.type === 'hello');
     const token = server.service.game.token;
     const capture = await fixture(FAZE_NAVI);
@@ -256,7 +257,7 @@ describe('refused frames', () => {
       [`{"auth":{"token":"${token}"},"pad":"${'x'.repeat(1024 * 1024)}"}`, 413, 'payload_too_large'],
     ];
     for (const [body, status, error] of cases) {
-      const answer = await postFrame(server.appPort, body);
+      const answer = await postFrame(server.applicationPort, body);
       expect([answer.status, answer.body.error]).toEqual([status, error]);
       expect(answer.body.ok).toBe(false);
     }
@@ -322,7 +323,7 @@ describe('refused frames', () => {
           value !== null && typeof value === 'object' && !Array.isArray(value)
             ? { ...value, auth: { token } }
             : value;
-        const answer = await postFrame(server.appPort, JSON.stringify(body));
+        const answer = await postFrame(server.applicationPort, JSON.stringify(body));
         expect([200, 400]).toContain(answer.status);
         if (answer.status !== 200) expect(answer.body).toMatchObject({ ok: false, error: 'invalid_payload' });
       }),
@@ -343,7 +344,7 @@ describe('refused frames', () => {
 describe('the live channel', () => {
   it('pages get the whole view after hello, then only what changed, without a revision', async () => {
     const server = await build();
-    const page = await connect(`${server.appUrl.replace('http', 'ws')}/ws?role=overlay`);
+    const page = await connect(`${server.applicationUrl.replace('http', 'ws')}/ws?role=overlay`);
     const hello = await page.next();
     expect(hello.type).toBe('hello');
     expect(await page.next()).toMatchObject({ type: 'game', full: true, live: { players: {} } });
@@ -403,7 +404,7 @@ describe('a burst of frames', () => {
   it("100 frames at the game's pace are all answered, with no save per frame", async () => {
     const server = await build();
     const frames: Frame[] = (await fixture(ROUND_SEQUENCE)).map((f: Frame) => signed(server, toCs2(f)));
-    await postFrame(server.appPort, frames[0]);
+    await postFrame(server.applicationPort, frames[0]);
     let saves = 0;
     const store = server.service.store;
     const requestSave = store.requestSave.bind(store);
@@ -418,7 +419,7 @@ describe('a burst of frames', () => {
       const due = started + i * 10;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      answers.push((await postFrame(server.appPort, frames[i % 8])).status);
+      answers.push((await postFrame(server.applicationPort, frames[i % 8])).status);
     }
     // How fast the endpoint answers is bench/parts/game-data.ts's to measure, not a test's.
     expect(answers.every((status) => status === 200)).toBe(true);

@@ -66,7 +66,7 @@ describe.each<GameSide>(['CT', 'T'])('sides from team A on %s, model-based over 
             expect(answer.status).toBe(200);
           } else if (event.type === 'match.sides.set') {
             const answer = await postFrame(
-              running().appPort,
+              running().applicationPort,
               await frameWithTeamAOn(running(), event.teamASide),
             );
             expect(answer.status).toBe(200);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach } from 'vitest';
+import type { Caller } from '../../src/core/caller.ts';
 import type { RunningServer, ServerOptions } from '../../src/server.ts';
 import { startServer } from '../../src/server.ts';
 
@@ -59,3 +60,6 @@ export async function get(server: RunningServer, path: string) {
   const response = await fetch(`${server.httpUrl}${path}`);
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
+
+/** A program on this machine, as the automation server's HTTP routes name it: for calls into the service. */
+export const PROGRAM: Caller = { transport: 'http', address: '127.0.0.1', role: 'program' };

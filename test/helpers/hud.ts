@@ -45,7 +45,7 @@ export async function seriesInProgress(server: RunningServer, { roster = true } 
       { name, observer_slot: (slot + 9) % 10, team: i < 5 ? 'CT' : 'T' },
     ]),
   );
-  const gsi = await postFrame(server.appPort, withToken({ allplayers }, server.service.game.token));
+  const gsi = await postFrame(server.applicationPort, withToken({ allplayers }, server.service.game.token));
   expect(gsi.status, JSON.stringify(gsi.body)).toBe(200);
 }
 
@@ -64,14 +64,14 @@ export const settled = (page: Page) =>
 /** The operator app's panel API with a session cookie, as the browser would call it. */
 export async function panelApi(server: RunningServer) {
   const key = new URL(server.signInUrl()).searchParams.get('key') ?? '';
-  const signIn = await fetch(`${server.appUrl}/auth/sign-in`, {
+  const signIn = await fetch(`${server.applicationUrl}/auth/sign-in`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ key }),
   });
   const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${server.appUrl}${path}`, {
+    const response = await fetch(`${server.applicationUrl}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie },
       body: JSON.stringify(body),
@@ -95,7 +95,7 @@ export async function teamLogos(server: RunningServer, page: Page): Promise<void
   const logo = async (text: string, colour: string) => {
     const image = await makeLogo(page, { text, colour, width: 256, height: 256, round: true });
     const answer = await api.upload(image);
-    return `${server.appUrl}${answer.body.media.url as string}`;
+    return `${server.applicationUrl}${answer.body.media.url as string}`;
   };
   const answer = await command(server, 'set_teams', {
     teamA: { ...TEAMS.teamA, logo: await logo('NAVI', '#f2c12e') },

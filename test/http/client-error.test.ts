@@ -20,8 +20,8 @@ describe('failures before routing are envelopes', () => {
     const server = await build();
     await rawRequest(server.port, request('GET /% HTTP/1.1'));
     await rawRequest(server.port, request('BREW /health HTTP/1.1'));
-    await rawRequest(server.appPort, request('GET /% HTTP/1.1'));
-    const records = server.service.recent.list();
+    await rawRequest(server.applicationPort, request('GET /% HTTP/1.1'));
+    const records = server.service.access.recent.list();
     expect(records).toContainEqual(
       expect.objectContaining({ request: 'GET /%', status: 400, error: 'bad_request', address: '127.0.0.1' }),
     );
@@ -32,7 +32,7 @@ describe('failures before routing are envelopes', () => {
   });
 
   it('the application server answers them in the envelope too', async () => {
-    const { appPort } = await build();
+    const { applicationPort: appPort } = await build();
     expectEnvelope(await rawRequest(appPort, request('GET /% HTTP/1.1')), 400, 'bad_request');
     expectEnvelope(await rawRequest(appPort, request('BREW / HTTP/1.1')), 501, 'not_implemented');
   });
@@ -98,7 +98,7 @@ describe('failures before routing are envelopes', () => {
   });
 
   it('an HTTP/1.1 request without Host is 400 bad_request; HTTP/1.0 may leave it out', async () => {
-    const { port, appPort } = await build();
+    const { port, applicationPort: appPort } = await build();
     for (const target of [port, appPort]) {
       const answer = await rawRequest(target, 'GET /api/state HTTP/1.1\r\nConnection: close\r\n\r\n');
       expectEnvelope(answer, 400, 'bad_request');
@@ -110,12 +110,12 @@ describe('failures before routing are envelopes', () => {
 
   it('CONNECT is 501 not_implemented on both servers (no proxy), recorded, and the connection ends', async () => {
     const server = await build();
-    for (const target of [server.port, server.appPort]) {
+    for (const target of [server.port, server.applicationPort]) {
       const answer = await rawRequest(target, request('CONNECT 127.0.0.1:80 HTTP/1.1'));
       expectEnvelope(answer, 501, 'not_implemented');
     }
     expect(
-      server.service.recent.list().filter((record) => record.request === 'CONNECT 127.0.0.1:80'),
+      server.service.access.recent.list().filter((record) => record.request === 'CONNECT 127.0.0.1:80'),
     ).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { BODY_LIMIT } from '../../src/app.ts';
+import { BODY_LIMIT } from '../../src/automation-server/automation-server.ts';
 import { build, command, get } from '../helpers/build.ts';
 
 /** A raw HTTP request, so the test controls every header (fetch adds some of its own). */

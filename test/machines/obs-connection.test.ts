@@ -16,9 +16,9 @@ import {
   type ObsSocketEvent,
   type ObsSocketInput,
   obsConnectionMachine,
-  obsProblemOf,
   obsStatusOf,
 } from '../../machines/obs-connection.machine.ts';
+import { obsProblemOf } from '../helpers/obs-problem.ts';
 
 const SETTINGS: ObsSettings = { url: 'ws://127.0.0.1:4455', password: 'secret', enabled: true };
 const REPLAY_PATH = '/home/caster/Videos/Replay 2025-01-01 20-00-00.mkv';

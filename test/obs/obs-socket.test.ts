@@ -11,9 +11,9 @@ import {
   type ObsConnectionEmitted,
   type ObsFailure,
   type ObsSocketEvent,
-  obsProblemOf,
   obsStatusOf,
 } from '../../machines/obs-connection.machine.ts';
+import { obsProblemOf } from '../helpers/obs-problem.ts';
 import { jitteredRetryDelay, obsConnectionLive, obsFailureOf, obsSocket } from '../../src/obs/obs-socket.ts';
 import { createObsStudio, type ObsStudio, obsAvailable } from '../helpers/obs-studio.ts';
 

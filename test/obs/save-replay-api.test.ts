@@ -24,7 +24,7 @@ describe.skipIf(!obsAvailable)('OBS over the API, against a real OBS Studio', ()
       overrides: { obs: { url: studio.url, password: PASSWORD, enabled: true } },
       machine: (live) =>
         live.provide({
-          actors: { obsConnection: obsConnectionLive.provide({ delays: { retryDelay: 200 } }) },
+          actors: { obs: obsConnectionLive.provide({ delays: { retryDelay: 200 } }) },
         }),
     });
   const obsEvents = (received: any[]) =>

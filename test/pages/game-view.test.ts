@@ -31,7 +31,7 @@ describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
     await expect.poll(() => indicator.getAttribute('data-game-problem')).toBe('nothing_received');
 
     const frame = withToken(toCs2(await fixture(FAZE_NAVI)), server.service.game.token);
-    expect((await postFrame(server.appPort, frame)).status).toBe(200);
+    expect((await postFrame(server.applicationPort, frame)).status).toBe(200);
     await page.locator('[data-game-receiving="yes"][data-game-problem="none"]').waitFor();
     const status = page.getByRole('status').filter({ hasText: 'Receiving from' });
     expect(await status.textContent()).toMatch(/^Receiving from 127\.0\.0\.1, last frame \d+\.\d s ago$/);
@@ -52,12 +52,12 @@ describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
     const server = await build({ headless: false });
     const page = await gameView(server);
     const frame = toCs2(await fixture(FAZE_NAVI));
-    expect((await postFrame(server.appPort, withToken(frame, 'not-the-token'))).status).toBe(401);
+    expect((await postFrame(server.applicationPort, withToken(frame, 'not-the-token'))).status).toBe(401);
     await page.locator('[data-game-problem="wrong_token"]').waitFor();
     await page.getByRole('alert').filter({ hasText: 'wrong auth token' }).waitFor();
 
     const { allplayers: _, ...own } = frame;
-    expect((await postFrame(server.appPort, withToken(own, server.service.game.token))).status).toBe(200);
+    expect((await postFrame(server.applicationPort, withToken(own, server.service.game.token))).status).toBe(200);
     await page.locator('[data-game-problem="player_view"]').waitFor();
     await page.getByRole('alert').filter({ hasText: "a player's view" }).waitFor();
 

@@ -39,7 +39,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
     // A wait that fails says which one, well before the test's own timeout.
     context.setDefaultTimeout(8_000);
     const page = await context.newPage();
-    await page.goto(`${server.appUrl}/hud`);
+    await page.goto(`${server.applicationUrl}/hud`);
     await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
     return page;
   }
@@ -51,7 +51,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
   }
 
   async function post(server: RunningServer, frame: Frame) {
-    const answer = await postFrame(server.appPort, withToken(frame, server.service.game.token));
+    const answer = await postFrame(server.applicationPort, withToken(frame, server.service.game.token));
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   }
 

@@ -14,7 +14,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
   async function overlay(server: RunningServer, viewport = FULL_HD): Promise<Page> {
     const context = await chromium.newContext(viewport);
     const page = await context.newPage();
-    await page.goto(`${server.appUrl}/hud`);
+    await page.goto(`${server.applicationUrl}/hud`);
     await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
     return page;
   }
@@ -225,7 +225,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
     await seriesInProgress(first);
     await ok(first, 'show_scoreboard');
     await panel(page, 'scoreboard', true);
-    const appPort = first.appPort;
+    const appPort = first.applicationPort;
     await page.evaluate(() => {
       (globalThis as { sameDocument?: boolean }).sameDocument = true;
     });
@@ -266,7 +266,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
       for (const node of g.document.querySelectorAll('[data-panel], [data-topbar]'))
         observer.observe(node, { subtree: true, childList: true, attributes: true, characterData: true });
     });
-    const appPort = first.appPort;
+    const appPort = first.applicationPort;
     await first.close();
     await page.locator('[data-connection="reconnecting"]').waitFor();
     await build({ dataDir, appPort });

@@ -42,7 +42,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => 
 
   async function overlay(server: RunningServer): Promise<Page> {
     const page = await newPage();
-    await page.goto(`${server.appUrl}/hud`);
+    await page.goto(`${server.applicationUrl}/hud`);
     await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
     return page;
   }
@@ -127,7 +127,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => 
     await page.locator('[data-panel="sponsor"] img[data-sponsor="0"][data-current="true"]').waitFor();
     expect(await page.locator('[data-panel="sponsor"] img').count()).toBe(2);
     // The image is served by the application server from the data directory.
-    const served = await fetch(`${server.appUrl}/media/${uploaded[0]}`);
+    const served = await fetch(`${server.applicationUrl}/media/${uploaded[0]}`);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await served.arrayBuffer()).equals(images[0] as Buffer)).toBe(true);
     // Rotation: the second sponsor takes its turn by itself.
@@ -159,7 +159,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => 
     expect(tooBig.status).toBeGreaterThanOrEqual(400);
     expect(tooBig.status).toBeLessThan(500);
     expect(tooBig.body.ok).toBe(false);
-    const anonymous = await fetch(`${server.appUrl}/api/panel/media`, {
+    const anonymous = await fetch(`${server.applicationUrl}/api/panel/media`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ data: 'iVBORw0KGgo=' }),
@@ -167,7 +167,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => 
     expect(anonymous.status).toBe(401);
     // Checked as every payload: no field dropped or turned into text on the way.
     for (const body of ['{}', '[]', 'null', '{"data":"iVBORw0KGgo=","name":"x"}', '{"data":123}']) {
-      const refused = await fetch(`${server.appUrl}/api/panel/media`, {
+      const refused = await fetch(`${server.applicationUrl}/api/panel/media`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', cookie: api.cookie },
         body,
@@ -175,10 +175,10 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => 
       expect(refused.status, body).toBe(400);
       expect(await refused.json(), body).toMatchObject({ ok: false, error: 'invalid_payload' });
     }
-    const noPath = await fetch(`${server.appUrl}/replay`);
+    const noPath = await fetch(`${server.applicationUrl}/replay`);
     expect(noPath.status).toBe(400);
     expect(await noPath.json()).toMatchObject({ ok: false, error: 'invalid_payload' });
-    expect((await fetch(`${server.appUrl}/media/..%2Fstate.json`)).status).toBe(404);
+    expect((await fetch(`${server.applicationUrl}/media/..%2Fstate.json`)).status).toBe(404);
     const bad = await api.settings({ branding: { eventLogo: '../state.json' } });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ ok: false, error: 'invalid_payload' });
@@ -189,21 +189,21 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => 
     const clipPath = join(dir, 'Replay 2026-11-24 13-37-00.webm');
     const server = await build({
       overrides: { obs: { enabled: true, url: 'ws://127.0.0.1:4455', password: 'stand-in' } },
-      machine: (live) => live.provide({ actors: { obsConnection: standInObs(clipPath) } }),
+      machine: (live) => live.provide({ actors: { obs: standInObs(clipPath) } }),
     });
     const page = await overlay(server);
     await writeFile(clipPath, await makeClip(page, 1500));
     // Before OBS reports it, the path is not served; other files never are.
-    expect((await fetch(`${server.appUrl}/replay?path=${encodeURIComponent(clipPath)}`)).status).toBe(404);
+    expect((await fetch(`${server.applicationUrl}/replay?path=${encodeURIComponent(clipPath)}`)).status).toBe(404);
 
     await ok(server, 'save_replay');
     await panel(page, 'replay', true);
-    const served = await fetch(`${server.appUrl}/replay?path=${encodeURIComponent(clipPath)}`);
+    const served = await fetch(`${server.applicationUrl}/replay?path=${encodeURIComponent(clipPath)}`);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toMatch(/^video\/webm/);
     const other = join(dir, 'other.webm');
     await writeFile(other, 'x');
-    expect((await fetch(`${server.appUrl}/replay?path=${encodeURIComponent(other)}`)).status).toBe(404);
+    expect((await fetch(`${server.applicationUrl}/replay?path=${encodeURIComponent(other)}`)).status).toBe(404);
 
     // It really plays: time advances, then it ends and the panel hides by itself.
     await page.waitForFunction(() => {
@@ -230,7 +230,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => 
     await operator.locator('[data-status="overlay"]', { hasText: '2 pages' }).waitFor();
     // A scene page is not an overlay page.
     const scene = await newPage();
-    await scene.goto(`${server.appUrl}/scenes/versus`);
+    await scene.goto(`${server.applicationUrl}/scenes/versus`);
     await two.close();
     await line.getByText('1 HUD overlay page is connected now').waitFor();
     await one.close();

@@ -32,13 +32,13 @@ describe.skipIf(!obsAvailable || !chromiumAvailable)(
         overrides: { obs: { url: studio.url, password: PASSWORD, enabled: true } },
         machine: (live) =>
           live.provide({
-            actors: { obsConnection: obsConnectionLive.provide({ delays: { retryDelay: 200 } }) },
+            actors: { obs: obsConnectionLive.provide({ delays: { retryDelay: 200 } }) },
           }),
       });
       const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
       try {
         const page = await context.newPage();
-        await page.goto(`${server.appUrl}/hud`);
+        await page.goto(`${server.applicationUrl}/hud`);
         await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
         // save_replay answers 503 until the service is connected to OBS, 409 until the buffer runs.
         await expect

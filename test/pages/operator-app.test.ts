@@ -55,7 +55,7 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
 
     await page.goto(server.signInUrl());
     await page.getByRole('tab', { name: 'Match' }).waitFor();
-    expect(page.url()).toBe(`${server.appUrl}/`);
+    expect(page.url()).toBe(`${server.applicationUrl}/`);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     const keyField = page.getByLabel('Sign-in key');
@@ -79,7 +79,7 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     expect(await vetoStatus(server)).toBe(503);
 
     const page = await newPage();
-    await page.goto(server.appUrl);
+    await page.goto(server.applicationUrl);
     await page.getByLabel('Sign-in key').waitFor();
     expect(await vetoStatus(server)).toBe(503); // open but not signed in
 
@@ -273,7 +273,7 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     const server = await build({ headless: false });
     const page = await signedIn(server);
     await openView(page, /Local automation/, 'automation');
-    const before = server.service.token();
+    const before = server.service.secrets.token();
 
     await page.getByRole('button', { name: 'Reveal' }).click();
     await page.locator('[data-token="revealed"]', { hasText: before }).waitFor();
@@ -282,13 +282,13 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Regenerate the access token?' });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    expect(server.service.token()).toBe(before);
+    expect(server.service.secrets.token()).toBe(before);
 
     await page.getByRole('button', { name: 'Regenerate' }).click();
     await dialog.getByRole('button', { name: 'Regenerate and disconnect' }).click();
     await page.locator('[data-token="revealed"]', { hasNotText: before }).waitFor();
-    expect(server.service.token()).not.toBe(before);
-    expect(await page.locator('[data-token="revealed"]').textContent()).toContain(server.service.token());
+    expect(server.service.secrets.token()).not.toBe(before);
+    expect(await page.locator('[data-token="revealed"]').textContent()).toContain(server.service.secrets.token());
   });
 
   it('asks for a snapshot when an event is missing (revision gap) and shows what it missed', async () => {
@@ -348,10 +348,10 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     await lan.click();
     await page.locator('[data-status="lan"]', { hasText: 'On' }).waitFor();
     await expect(lan.getAttribute('aria-checked')).resolves.toBe('true');
-    expect(server.service.settings().lanMode).toBe(true);
+    expect(server.service.settings.current().lanMode).toBe(true);
     await lan.click();
     await page.locator('[data-status="lan"]', { hasText: 'Off' }).waitFor();
-    expect(server.service.settings().lanMode).toBe(false);
+    expect(server.service.settings.current().lanMode).toBe(false);
   });
 
   it('writes screenshots of every view at desk and tablet widths', async () => {
@@ -402,7 +402,7 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     for (const viewport of [DESK, TABLET]) {
       const size = `${viewport.width}x${viewport.height}`;
       const signIn = await newPage(viewport);
-      await signIn.goto(server.appUrl);
+      await signIn.goto(server.applicationUrl);
       await signIn.getByLabel('Sign-in key').waitFor();
       await signIn.screenshot({ path: `${SCREENSHOTS}sign-in-${size}.png` });
 

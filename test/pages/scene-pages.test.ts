@@ -13,7 +13,7 @@ const SCENES = ['versus', 'talents', 'sponsors', 'mapRecap'] as const;
 describe('scene and overlay pages only read', () => {
   it('refuses triggers from role=scene and role=overlay, and reports from anything but an overlay', async () => {
     const server = await build();
-    const ws = server.appUrl.replace('http:', 'ws:');
+    const ws = server.applicationUrl.replace('http:', 'ws:');
     for (const role of ['scene', 'overlay']) {
       const client = await connect(`${ws}/ws?role=${role}`);
       await client.waitFor((m) => m.type === 'hello');
@@ -40,7 +40,7 @@ describe('scene and overlay pages only read', () => {
 
   it('answers an unknown scene page with the 404 envelope', async () => {
     const server = await build();
-    const response = await fetch(`${server.appUrl}/scenes/credits`);
+    const response = await fetch(`${server.applicationUrl}/scenes/credits`);
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ ok: false, error: 'not_found' });
   });
@@ -52,7 +52,7 @@ describe.skipIf(!chromiumAvailable)('the scene pages in Chromium', () => {
   async function open(server: RunningServer, which: string): Promise<Page> {
     const context = await chromium.newContext(FULL_HD);
     const page = await context.newPage();
-    await page.goto(`${server.appUrl}/scenes/${which}`);
+    await page.goto(`${server.applicationUrl}/scenes/${which}`);
     await page.locator('[data-page="scene"][data-ready="true"]').waitFor();
     return page;
   }

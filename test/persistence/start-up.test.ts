@@ -141,7 +141,7 @@ describe('start-up: records of changed parts', () => {
       scoreboardVisible: true,
       senScene: 'versus',
     });
-    expect(server.service.settings()).toMatchObject({
+    expect(server.service.settings.current()).toMatchObject({
       game: { slotNumbering: 'csgo' },
       obs: { password: 'kept' },
     });
@@ -184,7 +184,7 @@ describe('start-up: records of changed parts', () => {
       scoreboardVisible: true,
       senScene: 'talents',
     });
-    expect(server.service.settings()).toMatchObject({
+    expect(server.service.settings.current()).toMatchObject({
       lanMode: false,
       obs: { url: 'ws://10.0.0.9:4455', password: 'secret' },
     });
@@ -216,7 +216,7 @@ describe('start-up: records of changed parts', () => {
     expect((await get(server, '/api/match')).body.match.teamA).toEqual({ name: 'Vitality' });
     expect((await get(server, '/api/state')).body.state.senScene).toBe('versus');
     expect((await readdir(dataDir)).some((name) => name.startsWith(`${JOURNAL_FILE}.as-found-`))).toBe(false);
-    expect(server.service.settings().lanMode).toBe(false);
+    expect(server.service.settings.current().lanMode).toBe(false);
     expect(logs.some((line) => line.includes('/settings: missing'))).toBe(true);
     expect((await readdir(dataDir)).some((name) => name.startsWith(`${STATE_FILE}.as-found-`))).toBe(true);
   });
@@ -291,12 +291,12 @@ describe('one server per data directory', () => {
     const dataDir = await tempDir();
     const first = await build({ dataDir });
     await expect(build({ dataDir })).rejects.toThrow(
-      `the data directory ${dataDir} is in use by another hud-automation server (pid ${process.pid}, port ${first.port}, application port ${first.appPort})`,
+      `the data directory ${dataDir} is in use by another hud-automation server (pid ${process.pid}, port ${first.port}, application port ${first.applicationPort})`,
     );
     expect(await readRunningServer(dataDir)).toEqual({
       pid: process.pid,
       port: first.port,
-      appPort: first.appPort,
+      appPort: first.applicationPort,
     });
     // The refused one changed nothing: the first still works and saves.
     expect((await command(first, 'set_event_name', { name: 'first' })).status).toBe(200);

@@ -7,7 +7,7 @@ import { decodeRecords } from '../../src/persistence/journal-format.ts';
 import type { EventMessage } from '../../src/protocol/websocket.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { startServer } from '../../src/server.ts';
-import { build, command, get, tempDir } from '../helpers/build.ts';
+import { build, command, get, PROGRAM, tempDir } from '../helpers/build.ts';
 import { post, startCli } from '../helpers/cli-process.ts';
 import { FaultyFiles } from '../helpers/faulty-files.ts';
 import { fillDisk, mountTmpfs, remount, tmpfsSkipReason } from '../helpers/tmpfs.ts';
@@ -51,7 +51,7 @@ describe('an answer waits for the truth it reports', () => {
     await started;
     // The retry finds the state already changed: without waiting it would answer at once.
     let answered = false;
-    const retry = server.service.dispatcher.dispatch('set_event_name', { name: 'retried' }).then((answer) => {
+    const retry = server.service.commands('set_event_name', { name: 'retried' }, PROGRAM).then((answer) => {
       answered = true;
       return answer;
     });
@@ -74,7 +74,7 @@ describe('an answer waits for the truth it reports', () => {
     const first = command(server, 'set_event_name', { name: 'first' });
     await started;
     const later = ['second', 'third', 'fourth'].map((name) =>
-      server.service.dispatcher.dispatch('set_event_name', { name }),
+      server.service.commands('set_event_name', { name }, PROGRAM),
     );
     release();
     await Promise.all([first, ...later]);

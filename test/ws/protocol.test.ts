@@ -158,7 +158,7 @@ describe('WebSocket protocol', () => {
   it('an id the protocol cannot carry back is not echoed: the answer says why and the server lives on', async () => {
     const server = await build();
     // The automation server's socket and a HUD page's socket on the application server.
-    for (const url of [server.wsUrl, `${server.appUrl.replace('http', 'ws')}/ws?role=overlay`]) {
+    for (const url of [server.wsUrl, `${server.applicationUrl.replace('http', 'ws')}/ws?role=overlay`]) {
       const client = await connect(url);
       await client.waitFor((m) => m.type === 'hello');
       const long = 'x'.repeat(129);

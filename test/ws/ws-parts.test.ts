@@ -9,7 +9,8 @@ import {
   MAX_BUFFERED_BYTES,
   ServerMessage as ServerMessageSchema,
 } from '../../src/protocol/websocket.ts';
-import { forSerializer, serializeMessage } from '../../src/ws/serialize.ts';
+import { forSerializer } from '../../src/protocol/serializer-schema.ts';
+import { serializeMessage } from '../../src/ws/serialize.ts';
 import type { WsClient } from '../../src/ws/ws-fanout.ts';
 import { WsFanout } from '../../src/ws/ws-fanout.ts';
 import type { WsContext } from '../../src/ws/ws-messages.ts';
@@ -143,7 +144,8 @@ describe('message handlers', () => {
     const fanout = new WsFanout();
     const records: Array<[string, number, string | undefined]> = [];
     const context: WsContext = {
-      service: server.service,
+      deps: server.service,
+      transport: 'ws',
       fanout,
       panelStatus: null,
       record: (_client, request, status, error) => records.push([request, status, error]),

@@ -1,14 +1,28 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { LiveStats } from '../../game/game-data.ts';
+import type { GamePlayer } from '../../protocol/game.ts';
+import type { SettingsOwner } from '../../settings/settings-owner.ts';
+import type { Callers } from '../caller.ts';
 import type { HudSystem } from '../hud-system.ts';
 import type { StateHub } from '../state-hub.ts';
 import type { HudStateKey } from '../views.ts';
+
+/** What the stats commands need of the live game data (src/game/game-data.ts provides it). */
+export interface LiveStats {
+  /** The player of toggle_stats and show_stats: the operator's pick, else the observed player. */
+  statsSlot(): number | null;
+  /** The live values of the player in a HUD slot, or null without game data for that slot. */
+  playerInSlot(slot: number): GamePlayer | null;
+  /** The operator's pick (null: follow the observed player). */
+  pickStatsPlayer(slot: number | null): void;
+}
 
 export interface CommandContext {
   hud: HudSystem;
   hub: StateHub;
   /** The live game data: the observed player and the players' live values. */
   game: LiveStats;
+  /** The settings that last (the settings command changes them). */
+  settings: SettingsOwner;
   /** An id of this command, unique in the process: correlates an actor's outcome with it. */
   requestId: string;
 }
@@ -24,6 +38,8 @@ export interface Command<P extends TSchema | null = TSchema | null> {
   needsMainWindow: boolean;
   /** HUD-state fields the command is about: the answer's `state` carries them beside the revision. */
   stateKeys: readonly HudStateKey[];
+  /** Who may run it: its registry's rule unless the command has its own (the reports do). */
+  callers?: Callers;
   run(context: CommandContext, payload: PayloadOf<P>): object | Promise<object>;
 }
 

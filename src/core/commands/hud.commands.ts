@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import type { Panel } from '../../../machines/panels.ts';
 import { conflict, invalidPayload } from '../../protocol/errors.ts';
-import type { PanelDeclaration } from '../../protocol/panels.ts';
 import { PANELS } from '../../protocol/panels.ts';
 import { StatsProviderSchema, strict } from '../../protocol/schemas.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
@@ -17,7 +17,7 @@ function livePlayer({ game }: CommandContext) {
 }
 
 /** toggle_*, show_* and hide_* for every panel: show and hide do nothing when already so. */
-const panelCommands: AnyCommand[] = PANELS.flatMap((panel: PanelDeclaration) => {
+const panelCommands: AnyCommand[] = PANELS.flatMap((panel: Panel) => {
   const { id, command: name, stateKey, label } = panel;
   const note = panel.hotkey ? ` (hotkey ${panel.hotkey} by default)` : '';
   return [

@@ -26,6 +26,11 @@ const hostReport = defineCommand({
   ),
   needsMainWindow: false,
   stateKeys: ['mainWindowOpen'],
+  callers: {
+    roles: new Set(['shell']),
+    refusal: () =>
+      'host_report comes from the application shell on this machine (POST /internal/host_report)',
+  },
   run: ({ hud }, report) => {
     hud.send('host', { type: 'host.report', ...report });
     const { mainWindowOpen, signedIn, subscriptionActive } = hud.snapshot('host').context;
@@ -66,6 +71,10 @@ const overlayReport = defineCommand({
   ),
   needsMainWindow: false,
   stateKeys: PANELS.map((panel) => panel.stateKey),
+  callers: {
+    roles: new Set(['shell', 'overlay']),
+    refusal: () => 'only a HUD overlay page (role=overlay) reports what it shows',
+  },
   run: ({ hud }, report) => {
     for (const { id, stateKey } of PANELS) {
       const visible = report[stateKey];

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import fp from 'fastify-plugin';
+import type { StateReads } from '../../core/state-hub.ts';
 import { matchSummaryOf, presetsOf, vetoStatusOf } from '../../core/views.ts';
+import type { ActionDescriptor } from '../../protocol/answers.ts';
 import {
   ActionDescriptorSchema,
   ColorPresetSchema,
@@ -9,12 +11,18 @@ import {
   MatchSummarySchema,
   VetoStatusSchema,
 } from '../../protocol/answers.ts';
+import { answers, okAnswer } from '../../protocol/http-answers.ts';
 import { SERVICE_ID } from '../../version.ts';
-import { answers, okAnswer } from './shared.ts';
+
+export interface ReadRoutesOptions {
+  /** The public commands with their payload schemas. */
+  catalogue: readonly ActionDescriptor[];
+  /** The state the reads answer from (the revision hub). */
+  state: StateReads;
+}
 
 /** The read routes of the spec: health, the command catalogue, state, match, veto and presets. */
-const readRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { service } = app;
+const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (app, { catalogue, state }) => {
   app.get('/health', { schema: { response: answers(okAnswer({ service: Type.String() })) } }, async () => ({
     ok: true as const,
     service: SERVICE_ID,
@@ -22,29 +30,29 @@ const readRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/actions',
     { schema: { response: answers(okAnswer({ actions: Type.Array(ActionDescriptorSchema) })) } },
-    async () => ({ ok: true as const, actions: [...service.registry.catalogue] }),
+    async () => ({ ok: true as const, actions: [...catalogue] }),
   );
   app.get('/api/state', { schema: { response: answers(okAnswer({ state: HudStateSchema })) } }, async () => ({
     ok: true as const,
-    state: service.hub.hudState(),
+    state: state.hudState(),
   }));
   app.get(
     '/api/match',
     { schema: { response: answers(okAnswer({ match: MatchSummarySchema })) } },
     async () => ({
       ok: true as const,
-      match: matchSummaryOf(service.hub.snapshots()),
+      match: matchSummaryOf(state.snapshots()),
     }),
   );
   app.get('/api/veto', { schema: { response: answers(okAnswer({ veto: VetoStatusSchema })) } }, async () => ({
     ok: true as const,
-    veto: vetoStatusOf(service.hub.snapshots()),
+    veto: vetoStatusOf(state.snapshots()),
   }));
   app.get(
     '/api/presets',
     { schema: { response: answers(okAnswer({ presets: Type.Array(ColorPresetSchema) })) } },
-    async () => ({ ok: true as const, presets: presetsOf(service.hub.snapshots().host).presets }),
+    async () => ({ ok: true as const, presets: presetsOf(state.snapshots().host).presets }),
   );
 };
 
-export default fp(readRoutes, { name: 'read-routes', dependencies: ['service', 'error-envelope'] });
+export default fp(readRoutes, { name: 'read-routes', dependencies: ['error-envelope'] });

@@ -2,14 +2,18 @@
  * The operator app's own HTTP calls (sign-in and the panel API, cookie + same origin). Commands do
  * not go here: they are triggers over the WebSocket (client.ts).
  */
-import type { PanelStatus } from '../common/store.ts';
+import type {
+  ActionDescriptor,
+  ErrorEnvelope,
+  PublicSettings,
+  RequestRecord,
+  SettingsChange,
+} from '../../protocol/index.ts';
 
-/** What every failure says, as the server's envelope does. */
-export interface Failure {
-  ok: false;
-  error: string;
-  message: string;
-}
+export type { SettingsChange };
+
+/** What every failure says: the server's envelope. */
+export type Failure = ErrorEnvelope;
 
 export type Answer<T> = ({ ok: true } & T) | Failure;
 
@@ -38,13 +42,6 @@ export async function request<T>(method: 'GET' | 'POST', path: string, body?: un
   }
 }
 
-export type SettingsChange = {
-  lanMode?: boolean;
-  obs?: { url?: string; password?: string; enabled?: boolean };
-  automation?: { enabled?: boolean };
-  branding?: Partial<PanelStatus['settings']['branding']>;
-};
-
 /** Reads a file the operator chose as base64, for POST /api/panel/media. */
 export function readBase64(file: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -60,15 +57,15 @@ export const api = {
   signIn: (key: string) => request<object>('POST', '/auth/sign-in', { key }),
   signOut: () => request<object>('POST', '/auth/sign-out'),
   requests: () =>
-    request<{ requests: import('../../protocol/index.ts').RequestRecord[] }>('GET', '/api/panel/requests'),
+    request<{ requests: RequestRecord[] }>('GET', '/api/panel/requests'),
   token: () => request<{ token: string }>('GET', '/api/panel/token'),
   regenerateToken: () => request<{ token: string }>('POST', '/api/panel/token/regenerate'),
   settings: (change: SettingsChange) =>
-    request<{ settings: PanelStatus['settings'] }>('POST', '/api/panel/settings', change),
+    request<{ settings: PublicSettings }>('POST', '/api/panel/settings', change),
   uploadImage: async (file: Blob) =>
     request<{ media: { id: string; url: string } }>('POST', '/api/panel/media', {
       data: await readBase64(file),
     }),
   actions: () =>
-    request<{ actions: import('../../protocol/index.ts').ActionDescriptor[] }>('GET', '/api/actions'),
+    request<{ actions: ActionDescriptor[] }>('GET', '/api/actions'),
 };

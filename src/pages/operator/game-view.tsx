@@ -5,19 +5,11 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import type { GameStatus, InstallState } from '../../protocol/index.ts';
+import type { GameSetup } from '../../protocol/index.ts';
 import { gameLive, gameStatus, serverClockOffset } from '../common/game-store.ts';
 import { match, panelStatus, state } from '../common/store.ts';
 import { request } from './api.ts';
 import { Card, CommandButton, CopyButton, ErrorText, Switch } from './ui.tsx';
-
-interface GameSetup {
-  status: GameStatus;
-  fileName: string;
-  cfg: string;
-  lanCfg: string | null;
-  installs: InstallState[];
-}
 
 const INSTALL_STATE = {
   current: 'installed and current',

@@ -1,6 +1,6 @@
 /** HUD: panel switches, presets, player stats, production overlays, smart observer, scenes, replay. */
 import { useSignal } from '@preact/signals';
-import type { HudState, PanelDeclaration } from '../../protocol/index.ts';
+import type { HudState, Panel } from '../../protocol/index.ts';
 import {
   ObserverModeSchema,
   PANELS,
@@ -29,23 +29,16 @@ const PROVIDER_NAMES: Record<(typeof PROVIDERS)[number], string> = {
   platform_b: 'Platform B',
   live: 'Live (game data)',
 };
-/** Short names for the switches (the declarations' labels are sentences for descriptions). */
-const PANEL_NAMES: Record<PanelDeclaration['id'], string> = {
-  scoreboard: 'Scoreboard',
-  vetoPanel: 'Veto panel',
-  stats: 'Player stats',
-  overlay: 'HUD overlay window',
-};
 const positionName = (position: string) => position.replace('-', ' ');
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function PanelSwitch({ panel, hud }: { panel: PanelDeclaration; hud: HudState }) {
+function PanelSwitch({ panel, hud }: { panel: Panel; hud: HudState }) {
   const toggle = useCommand();
   const value = hud[panel.stateKey];
   return (
     <li>
       <Switch
-        label={PANEL_NAMES[panel.id]}
+        label={panel.name}
         checked={value}
         hint="Not reported"
         onChange={() => void toggle.run(`toggle_${panel.command}`)}

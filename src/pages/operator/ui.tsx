@@ -232,8 +232,6 @@ export function literals<T extends string>(schema: { anyOf: ReadonlyArray<{ cons
   return schema.anyOf.map((member) => member.const);
 }
 
-export const sideName = (side: 'A' | 'B') => `Team ${side}`;
-
 /**
  * A form value that starts from the server's and follows it whenever the server's changes (another
  * operator, a Stream Deck), so what is on screen never lags behind the show.

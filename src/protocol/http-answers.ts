@@ -1,6 +1,7 @@
+/** The HTTP routes' answer schemas: a route's success answer beside the error envelope every route shares. */
 import type { TProperties } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
-import { ErrorEnvelopeSchema } from '../../protocol/answers.ts';
+import { ErrorEnvelopeSchema } from './answers.ts';
 
 /** A success answer: `ok: true` and the route's own fields. */
 export const okAnswer = <P extends TProperties>(properties: P) =>

@@ -1,0 +1,73 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
+import type { Logger } from 'pino';
+import { gameDataRoute } from '../game/game-data.route.ts';
+import accessPlugin from '../http/access-hooks.ts';
+import { answerConnect } from '../http/client-error.ts';
+import { registerPublicCors } from '../http/cors.ts';
+import errorEnvelopePlugin from '../http/error-envelope.ts';
+import jsonBodyPlugin from '../http/json-body.plugin.ts';
+import panelApiRoutes from '../http/routes/panel-api.routes.ts';
+import readRoutes from '../http/routes/read.routes.ts';
+import { useServiceSerializer } from '../http/serializer.ts';
+import { serverOptions } from '../http/server-options.ts';
+import type { ActionDescriptor } from '../protocol/answers.ts';
+import type { Secrets } from '../access/secrets.ts';
+import type { Dispatch } from '../core/dispatcher.ts';
+import type { GameData } from '../game/game-data.ts';
+import type { StateStore } from '../persistence/state-store.ts';
+import wsPlugin from '../ws/ws.plugin.ts';
+import type { WsDeps } from '../ws/ws-messages.ts';
+import { WS_PATHS } from '../http/upgrade.ts';
+import actionRoutes from './action.routes.ts';
+import internalRoutes from './internal.routes.ts';
+
+export { BODY_LIMIT } from '../http/server-options.ts';
+
+/** What the automation server uses of the service: the WebSocket's parts, and these. */
+export interface AutomationServerDeps extends WsDeps {
+  catalogue: readonly ActionDescriptor[];
+  /** The settings command of the panel API. */
+  panel: Dispatch;
+  store: Pick<StateStore, 'status' | 'counters'>;
+  game: WsDeps['game'] & Pick<GameData, 'ingest'>;
+  secrets: WsDeps['secrets'] & Pick<Secrets, 'regenerateToken'>;
+}
+
+/**
+ * The automation server (port 44555), for programs: the spec's routes and WebSocket, and the panel
+ * API of the application shell on this machine. Each plugin is given the parts of the service it uses.
+ */
+export async function buildAutomationServer(
+  service: AutomationServerDeps,
+  logger: Logger,
+): Promise<FastifyInstance> {
+  const { access, settings, secrets } = service;
+  const app = Fastify(serverOptions(access, logger)).withTypeProvider<TypeBoxTypeProvider>();
+  useServiceSerializer(app);
+  answerConnect(access, app.server);
+
+  await app.register(errorEnvelopePlugin);
+  await app.register(jsonBodyPlugin);
+  // The WebSocket plugin's hooks before the access hooks: it marks upgrade requests so that a
+  // refused one's socket is closed.
+  await app.register(wsPlugin, { transport: 'ws', paths: WS_PATHS, deps: service, panel: null });
+  await app.register(accessPlugin, { access });
+  registerPublicCors(app);
+  await app.register(readRoutes, { catalogue: service.catalogue, state: service.hub });
+  await app.register(actionRoutes, { commands: service.commands });
+  await app.register(internalRoutes, { reports: service.reports, settings, store: service.store });
+  await app.register(panelApiRoutes, {
+    base: '/internal',
+    caller: { transport: 'http', role: 'shell' },
+    panel: service.panel,
+    settings,
+    secrets,
+    access,
+  });
+  // The address older cfg files post to: the same game data as the application server's /gsi (the
+  // cfg's auth token required), kept for this machine only.
+  gameDataRoute(app, service.game);
+  return app;
+}

@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import fp from 'fastify-plugin';
+import { peerOf } from '../access/peer.ts';
+import type { Dispatch } from '../core/dispatcher.ts';
+import { settingsAnswer } from '../http/routes/panel-api.routes.ts';
+import type { StateStore } from '../persistence/state-store.ts';
+import { StorageInfoSchema } from '../protocol/answers.ts';
+import { answers, okAnswer } from '../protocol/http-answers.ts';
+import { publicSettings } from '../settings/settings.ts';
+import type { SettingsOwner } from '../settings/settings-owner.ts';
+import { CommandAnswerSchema } from './action.routes.ts';
+
+export interface InternalRoutesOptions {
+  /** The reports of the application shell and the HUD overlay. */
+  reports: Dispatch;
+  settings: Pick<SettingsOwner, 'current'>;
+  store: Pick<StateStore, 'status' | 'counters'>;
+}
+
+/**
+ * The reports of the application around the service and what only it reads (the settings, the
+ * storage): only for this machine (the access plugin refuses everyone else, whatever the token).
+ * The rest of the panel API is src/http/routes/panel-api.routes.ts under /internal.
+ */
+const internalRoutes: FastifyPluginAsyncTypebox<InternalRoutesOptions> = async (
+  app,
+  { reports, settings, store },
+) => {
+  const reportRoute = {
+    schema: { params: Type.Object({ action: Type.String() }), response: answers(CommandAnswerSchema) },
+  };
+  app.post('/internal/:action', reportRoute, (request) =>
+    reports(request.params.action, request.body, {
+      transport: 'http',
+      address: peerOf(request.socket, request.ip).address,
+      role: 'shell',
+    }),
+  );
+  app.get('/internal/settings', { schema: { response: settingsAnswer } }, async () => ({
+    ok: true as const,
+    settings: publicSettings(settings.current()),
+  }));
+  app.get(
+    '/internal/storage',
+    { schema: { response: answers(okAnswer({ storage: StorageInfoSchema })) } },
+    async () => ({
+      ok: true as const,
+      storage: { ...store.status, ...store.counters },
+    }),
+  );
+};
+
+export default fp(internalRoutes, { name: 'internal-routes', dependencies: ['error-envelope'] });

@@ -1,0 +1,106 @@
+/**
+ * The one mapping between the saved document and the machines, both ways: the input the actors
+ * start from (a saved state, or the defaults), and the saved state of the running actors.
+ */
+import type { HostInput } from '../../machines/host.machine.ts';
+import { MATCH_DEFAULTS } from '../../machines/match.machine.ts';
+import type { ObsSettings } from '../../machines/obs-connection.machine.ts';
+import type { PanelInput } from '../../machines/panel.machine.ts';
+import type { PanelId } from '../../machines/panels.ts';
+import { PANEL_IDS } from '../../machines/panels.ts';
+import { PRODUCTION_DEFAULTS } from '../../machines/production.machine.ts';
+import type { HudInput } from '../../machines/supervisor.machine.ts';
+import { REVEAL_DEFAULTS } from '../../machines/veto-reveal.machine.ts';
+import type { Snapshots } from '../core/hud-system.ts';
+import type { Settings } from '../protocol/settings.ts';
+import type { LoadedState, SavedState } from './saved-state.ts';
+import { SAVED_STATE_VERSION } from './saved-state.ts';
+
+/** What the host machine starts with that is not saved: the application around the service reports it. */
+export type LiveHost = Omit<HostInput, 'presets' | 'colorPresetId' | 'roster'>;
+
+const panelsOf = (build: (id: PanelId) => PanelInput) =>
+  Object.fromEntries(PANEL_IDS.map((id) => [id, build(id)])) as Record<PanelId, PanelInput>;
+
+/** The input the actors start from: the saved state (or the defaults), the OBS settings, the live host. */
+export function hudInputFrom(
+  saved: LoadedState | null,
+  obs: ObsSettings,
+  host: LiveHost,
+  now: number,
+): HudInput {
+  // Fields newer than the first saved states may be absent: absent is none. A part left out (it could
+  // not be read) starts from its default.
+  const { panels } = saved ?? {};
+  return {
+    host: {
+      ...host,
+      presets: saved?.host?.presets ?? [],
+      colorPresetId: saved?.host?.colorPresetId ?? null,
+      roster: saved?.host?.roster ?? [],
+    },
+    match: saved?.match ? { teamASide: MATCH_DEFAULTS.teamASide, ...saved.match } : MATCH_DEFAULTS,
+    vetoSession: saved?.vetoSession ?? { session: null },
+    vetoReveal: saved?.vetoReveal ? { beforeSession: null, ...saved.vetoReveal } : REVEAL_DEFAULTS,
+    sceneWindow: saved?.sceneWindow ?? { scene: null },
+    // A panel missing from an older file (or a new panel) starts unknown, as with no file at all.
+    panels: panelsOf((id) => ({ visible: null, hideAt: null, ...panels?.[id] }) as PanelInput),
+    production: saved?.production ?? PRODUCTION_DEFAULTS,
+    obs,
+    now,
+  };
+}
+
+/**
+ * The saved state of the running actors. `settings` are the saved ones: what the command line
+ * overrides for one run is never written. A part whose snapshots did not change since the last call
+ * is the very same object, so the store serialises only what changed (state-store.ts).
+ */
+export function savedStateBuilder(): (
+  snapshots: Snapshots,
+  revision: number,
+  settings: Settings,
+) => SavedState {
+  const last = new Map<string, { from: unknown; part: unknown }>();
+  /** The part `name` built from `from` (a context or a snapshot): the same object while `from` is. */
+  const partOf = <T>(name: string, from: unknown, build: () => T): T => {
+    let entry = last.get(name);
+    if (!entry || entry.from !== from) {
+      entry = { from, part: build() };
+      last.set(name, entry);
+    }
+    return entry.part as T;
+  };
+  let panels: { parts: PanelInput[]; part: SavedState['panels'] } | null = null;
+  return (snapshots, revision, settings) => {
+    const parts = PANEL_IDS.map((key) =>
+      partOf(key, snapshots[key], () => ({
+        visible: snapshots[key].matches('unknown') ? null : snapshots[key].matches('shown'),
+        hideAt: snapshots[key].context.hideAt,
+      })),
+    );
+    if (!panels || parts.some((part, i) => part !== panels?.parts[i])) {
+      const part = Object.fromEntries(PANEL_IDS.map((key, i) => [key, parts[i]])) as SavedState['panels'];
+      panels = { parts, part };
+    }
+    const host = snapshots.host.context;
+    const vetoSession = snapshots.vetoSession.context;
+    return {
+      version: SAVED_STATE_VERSION,
+      savedAt: new Date().toISOString(),
+      revision,
+      settings,
+      host: partOf('host', host, () => ({
+        presets: host.presets,
+        colorPresetId: host.colorPresetId,
+        roster: host.roster,
+      })),
+      match: snapshots.match.context,
+      vetoSession: partOf('vetoSession', vetoSession, () => ({ session: vetoSession.session })),
+      vetoReveal: snapshots.vetoReveal.context,
+      sceneWindow: snapshots.sceneWindow.context,
+      panels: panels.part,
+      production: snapshots.production.context,
+    };
+  };
+}

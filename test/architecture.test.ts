@@ -1,0 +1,106 @@
+/**
+ * The house's layering (docs/architecture.md): a part imports only the parts below it, and the
+ * transports, the servers and the IO providers never import each other. machines/ stays pure, and
+ * the pages import only the protocol, machines/ and their own files.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Each part's level: a part may import its own level's files and the levels below. */
+const LEVEL: Record<string, number> = {
+  machines: 0,
+  protocol: 1,
+  version: 1,
+  logger: 1,
+  inspector: 1,
+  // IO provided to the machines: the importers, the OBS socket, the game's console.
+  import: 2,
+  obs: 2,
+  observer: 2,
+  settings: 3,
+  core: 4,
+  persistence: 5,
+  access: 6,
+  // The transports.
+  http: 7,
+  ws: 7,
+  game: 7,
+  // The two servers, each built from the transports.
+  'automation-server': 8,
+  'app-server': 8,
+  service: 9,
+  server: 10,
+  cli: 11,
+};
+
+/** The part a file belongs to: machines/, a folder of src/, or a file at the top of src/. */
+function partOf(file: string): string {
+  if (file.startsWith('machines/')) return 'machines';
+  const [, part = ''] = file.split('/');
+  return part.replace(/\.tsx?$/, '');
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
+}
+
+/** Every import of a file, relative ones resolved to a path from the project root. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const specifiers = [
+    ...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm),
+    ...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g),
+  ];
+  return specifiers.map(([, specifier = '']) =>
+    specifier.startsWith('.') ? relative(ROOT, join(ROOT, dirname(file), specifier)) : specifier,
+  );
+}
+
+const server = [...sourceFiles('machines'), ...sourceFiles('src')].filter((f) => !f.startsWith('src/pages/'));
+
+describe('the layering', () => {
+  it('knows every part of the server', () => {
+    const unknown = [...new Set(server.map(partOf))].filter((part) => LEVEL[part] === undefined);
+    expect(unknown).toEqual([]);
+  });
+
+  it('has no import that runs against it', () => {
+    const against: string[] = [];
+    for (const file of server) {
+      const from = partOf(file);
+      for (const target of importsOf(file)) {
+        if (!target.startsWith('src/') && !target.startsWith('machines/')) continue;
+        const to = partOf(target);
+        if (to === from) continue;
+        const [a, b] = [LEVEL[from] as number, LEVEL[to] as number];
+        if (b > a || (b === a && from !== to)) against.push(`${file} -> ${target}`);
+      }
+    }
+    expect(against).toEqual([]);
+  });
+
+  it('keeps machines/ pure: xstate and its own files only', () => {
+    const foreign = sourceFiles('machines').flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target !== 'xstate' && !target.startsWith('machines/'))
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(foreign).toEqual([]);
+  });
+
+  it('lets the pages import only the protocol, machines/ and their own files', () => {
+    const foreign = sourceFiles('src/pages').flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target.startsWith('src/') || target.startsWith('machines/'))
+        .filter((target) => !/^(src\/protocol\/|src\/pages\/|machines\/)/.test(target))
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(foreign).toEqual([]);
+  });
+});
