@@ -1,10 +1,10 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STATE_FILE } from '../src/persistence/data-dir.ts';
-import { build, command, get, tempDir } from './helpers/build.ts';
-import { post, startCli } from './helpers/cli-process.ts';
-import { readSavedState } from './helpers/saved-state.ts';
+import { STATE_FILE } from '../../src/persistence/data-dir.ts';
+import { build, command, get, tempDir } from '../helpers/build.ts';
+import { post, startCli } from '../helpers/cli-process.ts';
+import { readSavedState } from '../helpers/saved-state.ts';
 
 const teams = { teamA: { name: 'Vitality' }, teamB: { name: 'MOUZ' } };
 

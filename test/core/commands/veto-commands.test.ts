@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/server.ts';
-import { build, command, get, tempDir } from '../helpers/build.ts';
-import { connect } from '../helpers/ws-client.ts';
+import type { RunningServer } from '../../../src/server.ts';
+import { build, command, get, tempDir } from '../../helpers/build.ts';
+import { connect } from '../../helpers/ws-client.ts';
 
 const teams = { teamA: { name: 'Vitality' }, teamB: { name: 'FaZe', logo: 'https://example.org/faze.png' } };
 const BO3_STEPS = [

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/server.ts';
-import { type BuildOptions, build, command, get, tempDir } from '../helpers/build.ts';
+import type { RunningServer } from '../../../src/server.ts';
+import { type BuildOptions, build, command, get, tempDir } from '../../helpers/build.ts';
 import {
   asMatchV2,
   type DataApiMatch,
@@ -11,7 +11,7 @@ import {
   historyPath,
   matchV2Path,
   type Vote,
-} from '../import/faceit-builders.ts';
+} from '../../import/faceit-builders.ts';
 import {
   fixtureJson,
   fixtureText,
@@ -21,7 +21,7 @@ import {
   type SourceServer,
   startSourceServer,
   unusedPort,
-} from '../import/source-server.ts';
+} from '../../import/source-server.ts';
 
 /**
  * import_match_veto end to end: a real service on 127.0.0.1 whose FACEIT and HLTV bases point at

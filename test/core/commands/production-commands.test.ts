@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { build, command, get } from '../helpers/build.ts';
+import { build, command, get } from '../../helpers/build.ts';
 
 describe('scene and production commands', () => {
   it('show_sen_scene opens and changes the scene window; hide_sen_scene closes it', async () => {

@@ -1,10 +1,10 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../src/core/commands/registry.ts';
-import { checkPayload } from '../src/core/dispatcher.ts';
-import { ServiceError } from '../src/protocol/errors.ts';
-import { build, command } from './helpers/build.ts';
+import { COMMANDS } from '../../src/core/commands/registry.ts';
+import { checkPayload } from '../../src/core/dispatcher.ts';
+import { ServiceError } from '../../src/protocol/errors.ts';
+import { build, command } from '../helpers/build.ts';
 
 const TEAMS = { teamA: { name: 'Vitality' }, teamB: { name: 'FaZe' } };
 

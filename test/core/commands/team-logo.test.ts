@@ -3,8 +3,8 @@
  * refuse it inside `teamA: Team or null`, and GET /api/match answered 500 once a logo was set.
  */
 import { expect, it } from 'vitest';
-import { build, command, get } from '../helpers/build.ts';
-import { connect } from '../helpers/ws-client.ts';
+import { build, command, get } from '../../helpers/build.ts';
+import { connect } from '../../helpers/ws-client.ts';
 
 it('set_teams with an https or data logo: the answer, GET /api/match and the match event carry it', async () => {
   const server = await build();

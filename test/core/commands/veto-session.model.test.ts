@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
-import { mapLabel } from '../../machines/map-names.ts';
-import type { Side } from '../../machines/veto-rules.ts';
-import type { VetoSessionEvent } from '../../machines/veto-session.machine.ts';
-import { vetoSessionMachine } from '../../machines/veto-session.machine.ts';
-import type { RunningServer } from '../../src/server.ts';
-import { build, command, get } from '../helpers/build.ts';
-import type { ExpectedSeries, SessionShape, VetoCommandEvent } from '../helpers/model.ts';
+import { mapLabel } from '../../../machines/map-names.ts';
+import type { Side } from '../../../machines/veto-rules.ts';
+import type { VetoSessionEvent } from '../../../machines/veto-session.machine.ts';
+import { vetoSessionMachine } from '../../../machines/veto-session.machine.ts';
+import type { RunningServer } from '../../../src/server.ts';
+import { build, command, get } from '../../helpers/build.ts';
+import type { ExpectedSeries, SessionShape, VetoCommandEvent } from '../../helpers/model.ts';
 import {
   expectedStatus,
   machineModel,
@@ -23,8 +23,8 @@ import {
   valueKey,
   viaHandledEvent,
   walk,
-} from '../helpers/model.ts';
-import { BO3_ACTIVE_DUTY } from '../helpers/vetoes.ts';
+} from '../../helpers/model.ts';
+import { BO3_ACTIVE_DUTY } from '../../helpers/vetoes.ts';
 
 type SessionSnapshot = SnapshotFrom<typeof vetoSessionMachine>;
 

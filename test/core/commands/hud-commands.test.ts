@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { build, command, get } from '../helpers/build.ts';
+import { build, command, get } from '../../helpers/build.ts';
 
 const PANELS = [
   { name: 'scoreboard', flag: 'scoreboardVisible' },
