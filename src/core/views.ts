@@ -88,10 +88,12 @@ export function matchSummaryOf(snapshots: Snapshots): MatchSummary {
       map: entry.map,
       label: mapLabel(entry.map),
       pickedBy: entry.pickedBy === 'decider' ? 'decider' : nameOf(entry.pickedBy),
+      pickedSide: entry.pickedBy,
       finished: entry.finished,
       scoreA: entry.scoreA,
       scoreB: entry.scoreB,
       winner: entry.winner ? nameOf(entry.winner) : null,
+      winnerSide: entry.winner,
     }),
   );
   const won = (side: Side) => match.maps.filter((entry) => entry.finished && entry.winner === side).length;

@@ -104,10 +104,16 @@ export const MapViewSchema = Type.Object({
   map: Type.String(),
   label: Type.String(),
   pickedBy: Type.String({ description: 'Team name, or "decider"' }),
+  pickedSide: Type.Union([SideSchema, Type.Literal('decider')], {
+    description: 'Who picked it as team A or B (not in the spec: two teams may share a name)',
+  }),
   finished: Type.Boolean(),
   scoreA: Type.Integer({ minimum: 0, maximum: 99 }),
   scoreB: Type.Integer({ minimum: 0, maximum: 99 }),
   winner: Type.Union([Type.String(), Type.Null()]),
+  winnerSide: Type.Union([SideSchema, Type.Null()], {
+    description: 'The winner as team A or B; null while the map is not finished (not in the spec)',
+  }),
 });
 export type MapView = Static<typeof MapViewSchema>;
 

@@ -45,28 +45,16 @@ export function teamOf(summary: MatchSummary | null, side: Side): TeamView {
 
 export const teams = computed(() => ({ A: teamOf(match.value, 'A'), B: teamOf(match.value, 'B') }));
 
-/** Which team a pick belongs to (pickedBy is a team name, or "decider"). */
-export function pickSide(summary: MatchSummary | null, entry: MapView): Side | 'decider' {
-  if (entry.pickedBy === 'decider') return 'decider';
-  return entry.pickedBy === teamOf(summary, 'B').name ? 'B' : 'A';
-}
-
-/** Which team won a map (winner is a team name). */
-export function winnerSide(summary: MatchSummary | null, entry: MapView): Side | null {
-  if (entry.winner === null) return null;
-  return entry.winner === teamOf(summary, 'B').name ? 'B' : 'A';
-}
-
 /** The stable hooks of a series map (docs/themes.md), the same on the top bar and the map recap. */
-export function seriesMapHooks(summary: MatchSummary | null, entry: MapView) {
-  const winner = winnerSide(summary, entry);
+export function seriesMapHooks(entry: MapView) {
+  const winner = entry.winnerSide;
   return {
     'data-map-number': entry.number,
     'data-map': entry.map,
     'data-score-a': entry.scoreA,
     'data-score-b': entry.scoreB,
     'data-finished': String(entry.finished),
-    'data-picked': pickSide(summary, entry),
+    'data-picked': entry.pickedSide,
     ...(winner ? { 'data-winner': winner } : {}),
   };
 }

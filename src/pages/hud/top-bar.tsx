@@ -1,7 +1,7 @@
 /** The top bar: teams, series score, the map being played and its score, the series maps, the event. */
 
 import type { Side } from '../common/broadcast.ts';
-import { currentMap, seriesMapHooks, teams, winnerSide } from '../common/broadcast.ts';
+import { currentMap, seriesMapHooks, teams } from '../common/broadcast.ts';
 import { match } from '../common/store.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
 import { bombFill, clockText, gameOn, liveScore, phase, phaseText, roundNumber, sideOfTeam } from './live.ts';
@@ -102,12 +102,12 @@ export function SeriesMaps(props: { variant: 'strip' | 'recap' }) {
   return (
     <ol class={`series series--${props.variant}`}>
       {(summary?.maps ?? []).map((entry) => {
-        const winner = winnerSide(summary, entry);
+        const winner = entry.winnerSide;
         return (
           <li
             key={entry.number}
             class="series__map"
-            {...seriesMapHooks(summary, entry)}
+            {...seriesMapHooks(entry)}
             data-current={String(current?.number === entry.number && !entry.finished)}
           >
             <span class="series__pick" />

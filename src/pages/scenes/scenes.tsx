@@ -6,7 +6,7 @@ import type { Static } from '@sinclair/typebox';
 import type { SceneSchema as SceneSchemaType } from '../../protocol/index.ts';
 import { mediaUrl } from '../../protocol/media.ts';
 import type { Side } from '../common/broadcast.ts';
-import { initialsOf, pickSide, seriesMapHooks, teams, winnerSide } from '../common/broadcast.ts';
+import { initialsOf, seriesMapHooks, teams } from '../common/broadcast.ts';
 import { branding, match } from '../common/store.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
 import { SPONSOR_ROTATION_MS, useRotation } from '../hud/corner-panels.tsx';
@@ -141,14 +141,14 @@ export function MapRecap() {
       </div>
       <ol class="recap" style={{ '--count': Math.max(1, maps.length) }}>
         {maps.map((entry) => {
-          const picked = pickSide(summary, entry);
-          const winner = winnerSide(summary, entry);
+          const picked = entry.pickedSide;
+          const winner = entry.winnerSide;
           const status = entry.finished ? 'Final' : entry === current ? 'Up now' : 'Upcoming';
           return (
             <li
               key={entry.number}
               class={`recap__map map-art map-art--${entry.map}`}
-              {...seriesMapHooks(summary, entry)}
+              {...seriesMapHooks(entry)}
             >
               <span class="recap__number">Map {entry.number}</span>
               <span class="recap__label">{entry.label}</span>

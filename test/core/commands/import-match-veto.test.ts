@@ -117,15 +117,23 @@ async function observed(server: RunningServer) {
 }
 
 /** A series map as GET /api/match shows it right after a veto: nothing played yet. */
-const seriesMap = (number: number, map: string, label: string, pickedBy: string) => ({
+const seriesMap = (
+  number: number,
+  map: string,
+  label: string,
+  pickedBy: string,
+  pickedSide: 'A' | 'B' | 'decider',
+) => ({
   number,
   map,
   label,
   pickedBy,
+  pickedSide,
   finished: false,
   scoreA: 0,
   scoreB: 0,
   winner: null,
+  winnerSide: null,
 });
 
 const ban = (team: 'A' | 'B', map: string) => ({ type: 'ban', team, map });
@@ -174,7 +182,7 @@ const HLTV = [
       ban('A', 'de_train'),
       decider('de_ancient'),
     ],
-    maps: [seriesMap(1, 'de_ancient', 'Ancient', 'decider')],
+    maps: [seriesMap(1, 'de_ancient', 'Ancient', 'decider', 'decider')],
   },
   {
     name: 'bo3 FURIA vs Natus Vincere',
@@ -194,9 +202,9 @@ const HLTV = [
       decider('de_train'),
     ],
     maps: [
-      seriesMap(1, 'de_mirage', 'Mirage', 'Natus Vincere'),
-      seriesMap(2, 'de_inferno', 'Inferno', 'FURIA'),
-      seriesMap(3, 'de_train', 'Train', 'decider'),
+      seriesMap(1, 'de_mirage', 'Mirage', 'Natus Vincere', 'B'),
+      seriesMap(2, 'de_inferno', 'Inferno', 'FURIA', 'A'),
+      seriesMap(3, 'de_train', 'Train', 'decider', 'decider'),
     ],
   },
   {
@@ -217,11 +225,11 @@ const HLTV = [
       decider('de_mirage'),
     ],
     maps: [
-      seriesMap(1, 'de_nuke', 'Nuke', 'FaZe'),
-      seriesMap(2, 'de_dust2', 'Dust II', 'Vitality'),
-      seriesMap(3, 'de_inferno', 'Inferno', 'FaZe'),
-      seriesMap(4, 'de_overpass', 'Overpass', 'Vitality'),
-      seriesMap(5, 'de_mirage', 'Mirage', 'decider'),
+      seriesMap(1, 'de_nuke', 'Nuke', 'FaZe', 'B'),
+      seriesMap(2, 'de_dust2', 'Dust II', 'Vitality', 'A'),
+      seriesMap(3, 'de_inferno', 'Inferno', 'FaZe', 'B'),
+      seriesMap(4, 'de_overpass', 'Overpass', 'Vitality', 'A'),
+      seriesMap(5, 'de_mirage', 'Mirage', 'decider', 'decider'),
     ],
   },
 ] as const;
@@ -262,9 +270,9 @@ const FACEIT = {
       decider('de_mirage'),
     ],
     maps: [
-      seriesMap(1, 'de_inferno', 'Inferno', 'SKYFURY'),
-      seriesMap(2, 'de_ancient', 'Ancient', 'Nuclear TigeRES'),
-      seriesMap(3, 'de_mirage', 'Mirage', 'decider'),
+      seriesMap(1, 'de_inferno', 'Inferno', 'SKYFURY', 'A'),
+      seriesMap(2, 'de_ancient', 'Ancient', 'Nuclear TigeRES', 'B'),
+      seriesMap(3, 'de_mirage', 'Mirage', 'decider', 'decider'),
     ],
   },
   na: {
@@ -294,9 +302,9 @@ const FACEIT = {
       decider('de_overpass'),
     ],
     maps: [
-      seriesMap(1, 'de_train', 'Train', 'begom'),
-      seriesMap(2, 'de_mirage', 'Mirage', 'JERSA ESPORTS'),
-      seriesMap(3, 'de_overpass', 'Overpass', 'decider'),
+      seriesMap(1, 'de_train', 'Train', 'begom', 'B'),
+      seriesMap(2, 'de_mirage', 'Mirage', 'JERSA ESPORTS', 'A'),
+      seriesMap(3, 'de_overpass', 'Overpass', 'decider', 'decider'),
     ],
   },
 };

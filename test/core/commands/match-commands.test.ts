@@ -114,6 +114,19 @@ describe('match commands', () => {
     });
   });
 
+  it('names each pick and win as team A or B too, so two teams of the same name stay apart', async () => {
+    const server = await build();
+    await command(server, 'veto_set', BO3);
+    await command(server, 'set_map_result', { map: 1, scoreA: 13, scoreB: 9, finished: true });
+    await command(server, 'set_map_result', { map: 2, scoreA: 5, scoreB: 13, finished: true });
+    const renamed = await command(server, 'set_teams', { teamA: { name: 'Academy' }, teamB: { name: 'Academy' } });
+    const { maps } = renamed.body.result;
+    expect(maps.map((m: { pickedBy: string }) => m.pickedBy)).toEqual(['Academy', 'Academy', 'decider']);
+    expect(maps.map((m: { pickedSide: string }) => m.pickedSide)).toEqual(['B', 'A', 'decider']);
+    expect(maps.map((m: { winnerSide: string | null }) => m.winnerSide)).toEqual(['A', 'B', null]);
+    expect((await get(server, '/api/match')).body.match.maps).toEqual(maps);
+  });
+
   it('set_teams refuses names over 64 characters, blank names and non-URL logos', async () => {
     const server = await build();
     for (const teamA of [{ name: 'x'.repeat(65) }, { name: '   ' }, { name: 'A', logo: 'not a url' }, {}]) {

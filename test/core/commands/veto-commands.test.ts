@@ -67,10 +67,12 @@ describe('veto commands', () => {
         map: 'de_inferno',
         label: 'Inferno',
         pickedBy: 'decider',
+        pickedSide: 'decider',
         finished: false,
         scoreA: 0,
         scoreB: 0,
         winner: null,
+        winnerSide: null,
       },
     ]);
     expect(match.teamA).toEqual(teams.teamA);
@@ -262,10 +264,12 @@ describe('a new pairing', () => {
         map: 'de_mirage',
         label: 'Mirage',
         pickedBy: 'decider',
+        pickedSide: 'decider',
         finished: false,
         scoreA: 0,
         scoreB: 0,
         winner: null,
+        winnerSide: null,
       },
     ]);
   });
