@@ -14,6 +14,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LEVEL: Record<string, number> = {
   machines: 0,
   protocol: 1,
+  // Pure helpers of the network: address classes.
+  net: 1,
   version: 1,
   logger: 1,
   inspector: 1,

@@ -5,7 +5,7 @@
  */
 import { ServiceError } from '../protocol/errors.ts';
 import { tokensEqual } from './access-token.ts';
-import { classifyAddress } from './address-class.ts';
+import { classifyAddress } from '../net/address-class.ts';
 
 export interface AccessRequest {
   /** The socket's remote address, as Node reports it (`req.socket.remoteAddress`). */

@@ -6,7 +6,7 @@
  * IPv6 addresses cannot be joined: nothing on the wire links them that the client could not forge.
  */
 import ipaddr from 'ipaddr.js';
-import { canonicalAddress } from './address-class.ts';
+import { canonicalAddress } from '../net/address-class.ts';
 
 const IPV6_DEVICE_PREFIX = 64;
 

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
-import type { AddressClass } from './address-class.ts';
-import { canonicalAddress, classifyAddress } from './address-class.ts';
+import type { AddressClass } from '../net/address-class.ts';
+import { canonicalAddress, classifyAddress } from '../net/address-class.ts';
 
 export interface Peer {
   class: AddressClass;

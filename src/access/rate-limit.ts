@@ -4,7 +4,7 @@
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ServiceError } from '../protocol/errors.ts';
-import { classifyAddress } from './address-class.ts';
+import { classifyAddress } from '../net/address-class.ts';
 import { deviceKey } from './device-key.ts';
 
 export const REMOTE_REQUESTS_PER_SECOND = 20;

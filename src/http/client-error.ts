@@ -10,7 +10,7 @@ import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions }
 import type { Access } from '../access/access.ts';
 import { decideAccess } from '../access/access-policy.ts';
 import { extractToken } from '../access/access-token.ts';
-import { canonicalAddress } from '../access/address-class.ts';
+import { canonicalAddress } from '../net/address-class.ts';
 import { pathOf, peerOf } from '../access/peer.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { sendError } from './error-envelope.ts';

@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { classifyAddress } from '../access/address-class.ts';
+import { classifyAddress } from '../net/address-class.ts';
 import { deviceKey } from '../access/device-key.ts';
 
 /** Request line and headers must be in within this time, counted from the connection or the previous request. */

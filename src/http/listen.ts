@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import { classifyAddress } from '../access/address-class.ts';
+import { classifyAddress } from '../net/address-class.ts';
 
 /** Loopback only while local network mode is off; every interface (IPv6 and IPv4) while it is on. */
 export const listenHostFor = (lanMode: boolean) => (lanMode ? '::' : '127.0.0.1');

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { canonicalAddress, classifyAddress } from '../../src/access/address-class.ts';
+import { canonicalAddress, classifyAddress } from '../../src/net/address-class.ts';
 import { RateLimit, type RateLimitedError } from '../../src/access/rate-limit.ts';
 import { createTestNetwork, netnsSkipReason, runInNamespace, type TestNetwork } from '../helpers/netns.ts';
 

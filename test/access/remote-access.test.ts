@@ -8,7 +8,7 @@
  * rate-limit budget and a fresh token; the network is built once for the file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalAddress } from '../../src/access/address-class.ts';
+import { canonicalAddress } from '../../src/net/address-class.ts';
 import { AUTH_DEADLINE_MS } from '../../src/protocol/websocket.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build } from '../helpers/build.ts';

@@ -58,7 +58,7 @@ export function canonicalAddress(remoteAddress: string | undefined): string | un
 }
 
 /** IPv4, or IPv6 without zone id; IPv4-mapped addresses come back as IPv4. */
-function parseAddress(text: string | undefined): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+export function parseAddress(text: string | undefined): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   // net.isIP accepts only the dotted-quad and IPv6 text forms (zone ids included); ipaddr.js alone
   // would also take shorthands such as "127.1" or "2130706433" that no socket ever reports.
   const family = typeof text === 'string' ? isIP(text) : 0;

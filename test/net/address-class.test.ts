@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type AddressClass, canonicalAddress, classifyAddress } from '../../src/access/address-class.ts';
+import { type AddressClass, canonicalAddress, classifyAddress } from '../../src/net/address-class.ts';
 
 // Each range is pinned at both borders and just outside them, so a wrong prefix length shows.
 const CASES: Array<[string | undefined, AddressClass, string]> = [
