@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server.ts';
 import { build, command, get } from '../../helpers/build.ts';
 
-const FIXTURES = fileURLToPath(new URL('../../fixtures', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const fixture = async (name: string) => JSON.parse(await readFile(`${FIXTURES}${name}`, 'utf8'));
 
 async function post(server: RunningServer, path: string, body: unknown) {
