@@ -1,3 +1,4 @@
+import type { SnapshotFrom } from 'xstate';
 import { assign, setup } from 'xstate';
 import type { StatsProvider } from './vocabulary.ts';
 
@@ -136,3 +137,11 @@ export const panelMachine = setup({
     },
   },
 });
+
+/**
+ * The panel's flag from its top-level state ('unknown', 'hidden' or { shown: … }), null until told.
+ * Not `snapshot.matches()`: it parses its argument into a state value on every call (about 0.5 µs),
+ * and the hub and the store ask for each changed panel on every commit and every save.
+ */
+export const panelVisibility = (snapshot: SnapshotFrom<typeof panelMachine>): boolean | null =>
+  snapshot.value === 'unknown' ? null : snapshot.value !== 'hidden';

@@ -155,12 +155,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
  * its connection closes: kept alive, it would hold the shutdown until the client hangs up.
  */
 function closeConnectionsWhenStopping(app: FastifyInstance): void {
-  let stopping = false;
+  // Not a hook on every answer: once stopping, Node closes a keep-alive connection as soon as its
+  // answer is out (it applies keepAliveTimeout when a response ends), and Fastify answers a request
+  // that still arrives with 503 and Connection: close.
   app.addHook('preClose', async () => {
-    stopping = true;
-  });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (stopping) reply.header('connection', 'close');
-    done(null, payload);
+    app.server.keepAliveTimeout = 1;
   });
 }

@@ -4,6 +4,7 @@
  * anything; each part owns its rules (docs/architecture.md).
  */
 import { join } from 'node:path';
+import type { TSchema } from '@sinclair/typebox';
 import type { Logger } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import { fromPromise } from 'xstate';
@@ -79,6 +80,8 @@ export interface Service {
   store: StateStore;
   /** The public commands, as GET /api/actions lists them. */
   catalogue: readonly ActionDescriptor[];
+  /** The schema of each public command's result that declares one (a typed HTTP answer). */
+  results: ReadonlyMap<string, TSchema>;
   /** The public commands (POST /api/actions/<action>, WebSocket triggers). */
   commands: Dispatch;
   /** The reports of the application shell and the HUD overlay (/internal/<report>, WebSocket report). */
@@ -223,6 +226,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     store,
     game,
     catalogue: commands.catalogue,
+    results: commands.results,
     commands: through({ registry: commands, listed: 'GET /api/actions lists them' }),
     reports: through({
       registry: reports,

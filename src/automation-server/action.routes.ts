@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { peerOf } from '../access/peer.ts';
 import type { Dispatch } from '../core/dispatcher.ts';
@@ -13,7 +15,24 @@ export const CommandAnswerSchema = okAnswer({
 });
 
 /** POST /api/actions/<command>: the HTTP face of the dispatcher, for programs. */
-const actionRoutes: FastifyPluginAsyncTypebox<{ commands: Dispatch }> = async (app, { commands }) => {
+export interface ActionRoutesOptions {
+  commands: Dispatch;
+  /** The results that declare their schema: each such command gets a route of its own. */
+  results: ReadonlyMap<string, TSchema>;
+}
+
+const actionRoutes: FastifyPluginAsyncTypebox<ActionRoutesOptions> = async (app, { commands, results }) => {
+  const run = (action: string, request: FastifyRequest) =>
+    commands(action, request.body, {
+      transport: 'http',
+      address: peerOf(request.socket, request.ip).address,
+      role: 'program',
+    });
+  // A command that declares its result gets a route of its own, its answer serialised by that schema.
+  for (const [id, result] of results) {
+    const typed = okAnswer({ state: Type.Partial(HudStateSchema), result });
+    app.post(`/api/actions/${id}`, { schema: { response: answers(typed) } }, (request) => run(id, request));
+  }
   app.post(
     '/api/actions/:action',
     {
@@ -22,12 +41,7 @@ const actionRoutes: FastifyPluginAsyncTypebox<{ commands: Dispatch }> = async (a
         response: answers(CommandAnswerSchema),
       },
     },
-    (request) =>
-      commands(request.params.action, request.body, {
-        transport: 'http',
-        address: peerOf(request.socket, request.ip).address,
-        role: 'program',
-      }),
+    (request) => run(request.params.action, request),
   );
 };
 

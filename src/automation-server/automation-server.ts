@@ -1,8 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
+import type { Secrets } from '../access/secrets.ts';
+import type { Dispatch } from '../core/dispatcher.ts';
 import { gameDataRoute } from '../game/game-data.route.ts';
+import type { GameData } from '../game/game-data.ts';
 import accessPlugin from '../http/access-hooks.ts';
 import { answerConnect } from '../http/client-error.ts';
 import { registerPublicCors } from '../http/cors.ts';
@@ -12,14 +16,11 @@ import panelApiRoutes from '../http/routes/panel-api.routes.ts';
 import readRoutes from '../http/routes/read.routes.ts';
 import { useServiceSerializer } from '../http/serializer.ts';
 import { serverOptions } from '../http/server-options.ts';
-import type { ActionDescriptor } from '../protocol/answers.ts';
-import type { Secrets } from '../access/secrets.ts';
-import type { Dispatch } from '../core/dispatcher.ts';
-import type { GameData } from '../game/game-data.ts';
+import { WS_PATHS } from '../http/upgrade.ts';
 import type { StateStore } from '../persistence/state-store.ts';
+import type { ActionDescriptor } from '../protocol/answers.ts';
 import wsPlugin from '../ws/ws.plugin.ts';
 import type { WsDeps } from '../ws/ws-messages.ts';
-import { WS_PATHS } from '../http/upgrade.ts';
 import actionRoutes from './action.routes.ts';
 import internalRoutes from './internal.routes.ts';
 
@@ -28,6 +29,7 @@ export { BODY_LIMIT } from '../http/server-options.ts';
 /** What the automation server uses of the service: the WebSocket's parts, and these. */
 export interface AutomationServerDeps extends WsDeps {
   catalogue: readonly ActionDescriptor[];
+  results: ReadonlyMap<string, TSchema>;
   /** The settings command of the panel API. */
   panel: Dispatch;
   store: Pick<StateStore, 'status' | 'counters'>;
@@ -56,7 +58,7 @@ export async function buildAutomationServer(
   await app.register(accessPlugin, { access });
   registerPublicCors(app);
   await app.register(readRoutes, { catalogue: service.catalogue, state: service.hub });
-  await app.register(actionRoutes, { commands: service.commands });
+  await app.register(actionRoutes, { commands: service.commands, results: service.results });
   await app.register(internalRoutes, { reports: service.reports, settings, store: service.store });
   await app.register(panelApiRoutes, {
     base: '/internal',

@@ -32,6 +32,8 @@ export function checkPayload(id: string, check: TypeCheck<TSchema> | null, raw: 
     return undefined;
   }
   if (!isPlainObject(raw)) throw invalidPayload(`${id}: the payload must be a JSON object`);
+  // Most payloads come typed: the walk of the schema and the copy only for one that does not pass.
+  if (check.Check(raw)) return raw;
   const value = coerceStrings(check.Schema(), raw);
   if (check.Check(value)) return value;
   throw invalidPayload(`${id}: ${explainPayload(check, value)}`);
@@ -78,8 +80,16 @@ export class Dispatcher {
 
     // Tells one command's outcome apart from another's (an import's result): unique in this process.
     this.#commands++;
-    const context: CommandContext = { ...this.deps, requestId: `command-${this.#commands}` };
+    const { deps } = this;
     const hub = this.#hub;
+    // A literal of a fixed shape, not a spread of deps: it is made for every command.
+    const context: CommandContext = {
+      hud: deps.hud,
+      hub,
+      game: deps.game,
+      settings: deps.settings,
+      requestId: `command-${this.#commands}`,
+    };
     let result = hub.batch(() => command.run(context, payload));
     if (result instanceof Promise) {
       result = await result;

@@ -7,6 +7,7 @@ import type { ColorPreset } from '../../machines/host.machine.ts';
 import { mapLabel } from '../../machines/map-names.ts';
 import type { SeriesMap } from '../../machines/match.machine.ts';
 import { obsStatusOf } from '../../machines/obs-connection.machine.ts';
+import { panelVisibility } from '../../machines/panel.machine.ts';
 import type { ProductionInput } from '../../machines/production.machine.ts';
 import { revealedCount } from '../../machines/veto-reveal.machine.ts';
 import type { Side, Team, VetoStep } from '../../machines/veto-rules.ts';
@@ -33,7 +34,7 @@ export type HudStateKey = Exclude<keyof HudState, 'revision'>;
 export const teamName = (team: Team | null, side: Side) => team?.name ?? `Team ${side}`;
 
 const panelVisible = (snapshot: SnapshotOf<'scoreboard'>): boolean | undefined =>
-  snapshot.matches('unknown') ? undefined : snapshot.matches('shown');
+  panelVisibility(snapshot) ?? undefined;
 
 /** The HUD state a commit started from: parts whose snapshot did not change are reused, not rebuilt. */
 export interface HudStateBefore {
@@ -79,7 +80,23 @@ export const stepView = (step: VetoStep): StepView => ({
   map: step.map,
 });
 
+/**
+ * The last summary and the contexts it was made from (machines never change a context in place): a
+ * command's answer and the hub's `match` event share one instead of building it twice. One slot, not
+ * a WeakMap keyed by context: a WeakMap entry per change costs the garbage collector more than the
+ * summary it saves.
+ */
+let last: { match: unknown; reveal: unknown; summary: MatchSummary } | null = null;
+
 export function matchSummaryOf(snapshots: Snapshots): MatchSummary {
+  const match = snapshots.match.context;
+  const reveal = snapshots.vetoReveal.context;
+  if (last?.match !== match || last.reveal !== reveal)
+    last = { match, reveal, summary: buildMatchSummary(snapshots) };
+  return last.summary;
+}
+
+function buildMatchSummary(snapshots: Snapshots): MatchSummary {
   const match = snapshots.match.context;
   const nameOf = (side: Side) => teamName(side === 'A' ? match.teamA : match.teamB, side);
   const maps = match.maps.map(

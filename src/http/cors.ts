@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { DoneFuncWithErrOrRes, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ORIGIN_ALLOWED } from './access-hooks.ts';
 
 /**
@@ -17,14 +17,20 @@ export function registerPublicCors(app: FastifyInstance): void {
       .send();
   for (const url of ORIGIN_ALLOWED) app.options(url, preflight);
 
-  // A callback hook: an async one costs every answer a promise.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (
-      request.headers.origin !== undefined &&
-      reply.statusCode < 400 &&
-      ORIGIN_ALLOWED.has(request.routeOptions.url ?? '')
-    )
+  // On the three public routes only, added as they are declared: a global onSend hook makes Fastify
+  // run its onSend chain on every answer, commands and /api/state included.
+  const allowOrigin = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: DoneFuncWithErrOrRes,
+  ) => {
+    if (request.headers.origin !== undefined && reply.statusCode < 400)
       reply.header('access-control-allow-origin', '*');
     done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    if (ORIGIN_ALLOWED.has(route.url) && route.method !== 'OPTIONS')
+      route.onSend = [route.onSend ?? []].flat().concat(allowOrigin);
   });
 }

@@ -36,6 +36,18 @@ export function hostOf(header: string): string {
  */
 export function isOwnHost(header: string | undefined): boolean {
   if (header === undefined) return true; // HTTP/1.0 programs; browsers always send Host
+  if (ownHosts.has(header)) return true;
+  const own = decideOwnHost(header);
+  // Only yes is remembered (a client sends the same Host on every request; no may turn into yes
+  // when an interface comes up), and only a few: a peer cannot grow it with headers of its choice.
+  if (own && ownHosts.size < 16) ownHosts.add(header);
+  return own;
+}
+
+/** Host headers already found to name this machine. */
+const ownHosts = new Set<string>();
+
+function decideOwnHost(header: string): boolean {
   const host = hostOf(header);
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host)) return host.startsWith('127.') || isOwnAddress(host);

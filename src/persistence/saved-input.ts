@@ -6,6 +6,7 @@ import type { HostInput } from '../../machines/host.machine.ts';
 import { MATCH_DEFAULTS } from '../../machines/match.machine.ts';
 import type { ObsSettings } from '../../machines/obs-connection.machine.ts';
 import type { PanelInput } from '../../machines/panel.machine.ts';
+import { panelVisibility } from '../../machines/panel.machine.ts';
 import type { PanelId } from '../../machines/panels.ts';
 import { PANEL_IDS } from '../../machines/panels.ts';
 import { PRODUCTION_DEFAULTS } from '../../machines/production.machine.ts';
@@ -75,7 +76,7 @@ export function savedStateBuilder(): (
   return (snapshots, revision, settings) => {
     const parts = PANEL_IDS.map((key) =>
       partOf(key, snapshots[key], () => ({
-        visible: snapshots[key].matches('unknown') ? null : snapshots[key].matches('shown'),
+        visible: panelVisibility(snapshots[key]),
         hideAt: snapshots[key].context.hideAt,
       })),
     );

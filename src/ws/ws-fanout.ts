@@ -4,6 +4,9 @@ import type { EventMessage, ServerMessage } from '../protocol/websocket.ts';
 import { CLOSE, MAX_BUFFERED_BYTES } from '../protocol/websocket.ts';
 import { serializeMessage } from './serialize.ts';
 
+/** A Buffer is sent as a binary frame unless told: the protocol's messages are text. */
+const TEXT = { binary: false };
+
 /** One WebSocket connection as the gateway keeps it. */
 export interface WsClient {
   socket: WebSocket;
@@ -35,9 +38,10 @@ export class WsFanout {
   /** An event (or live game data) to every authenticated client (or to those `to` selects), serialised once. */
   broadcast(message: EventMessage | GameMessage, to?: (client: WsClient) => boolean): void {
     if (this.clients.size === 0) return;
-    const text = serializeMessage(message);
+    // Encoded once: a string is encoded to UTF-8 again for every socket it is written to.
+    const data = Buffer.from(serializeMessage(message));
     for (const client of this.clients) {
-      if (client.authenticated && (!to || to(client))) this.#sendText(client, text);
+      if (client.authenticated && (!to || to(client))) this.#sendText(client, data);
     }
   }
 
@@ -52,13 +56,13 @@ export class WsFanout {
     for (const client of this.clients) if (which(client)) client.socket.close(code, reason);
   }
 
-  #sendText(client: WsClient, text: string): void {
+  #sendText(client: WsClient, text: string | Buffer): void {
     const { socket } = client;
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       socket.close(CLOSE.tooSlow, 'too slow: messages were not read');
       return;
     }
-    socket.send(text);
+    socket.send(text, TEXT);
   }
 }

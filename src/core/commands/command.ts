@@ -40,6 +40,12 @@ export interface Command<P extends TSchema | null = TSchema | null> {
   stateKeys: readonly HudStateKey[];
   /** Who may run it: its registry's rule unless the command has its own (the reports do). */
   callers?: Callers;
+  /**
+   * The schema of what `run` returns: the HTTP answer is then serialised by it, on a route of the
+   * command's own. Without one the result is serialised by JSON.stringify, property by property
+   * (5.4 µs for a match summary against 1.3 µs typed, issue 18).
+   */
+  result?: TSchema;
   run(context: CommandContext, payload: PayloadOf<P>): object | Promise<object>;
 }
 

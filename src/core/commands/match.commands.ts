@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { mapLabel, normalizeMapName } from '../../../machines/map-names.ts';
 import { explainMapResult } from '../../../machines/match.machine.ts';
+import { MatchSummarySchema } from '../../protocol/answers.ts';
 import { conflict, invalidPayload } from '../../protocol/errors.ts';
 import {
   BoFormatSchema,
@@ -46,6 +47,7 @@ const getMatch = defineCommand({
   payload: null,
   needsMainWindow: true,
   stateKeys: [],
+  result: MatchSummarySchema,
   run: summaryOf,
 });
 
@@ -59,6 +61,7 @@ const setTeams = defineCommand({
   ),
   needsMainWindow: true,
   stateKeys: [],
+  result: MatchSummarySchema,
   run: (context, { teamA, teamB, boFormat }) => {
     context.hud.send('match', { type: 'match.teams.set', teamA, teamB, ...(boFormat ? { boFormat } : {}) });
     return summaryOf(context);
@@ -82,6 +85,7 @@ const setMapResult = defineCommand({
   ),
   needsMainWindow: true,
   stateKeys: [],
+  result: MatchSummarySchema,
   run: (context, { map, scoreA, scoreB, finished }) => {
     const index = seriesIndex(context, map);
     const result = { index, scoreA, scoreB, ...(finished !== undefined ? { finished } : {}) };
@@ -98,6 +102,7 @@ const setEventName = defineCommand({
   payload: Type.Object({ name: Type.String({ maxLength: 120 }) }, strict),
   needsMainWindow: true,
   stateKeys: [],
+  result: MatchSummarySchema,
   run: (context, { name }) => {
     context.hud.send('match', { type: 'match.eventName.set', name });
     return summaryOf(context);
@@ -110,6 +115,7 @@ const setTeamFormat = defineCommand({
   payload: Type.Object({ format: TeamFormatSchema }, strict),
   needsMainWindow: true,
   stateKeys: [],
+  result: MatchSummarySchema,
   run: (context, { format }) => {
     context.hud.send('match', { type: 'match.teamFormat.set', format });
     return summaryOf(context);

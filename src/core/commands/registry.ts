@@ -27,6 +27,8 @@ export interface RegisteredCommand {
 export class CommandRegistry {
   readonly #byId = new Map<string, RegisteredCommand>();
   readonly catalogue: readonly ActionDescriptor[];
+  /** The schema of each result that declares one: its HTTP answer is serialised by it. */
+  readonly results: ReadonlyMap<string, TSchema>;
 
   constructor(commands: readonly AnyCommand[] = COMMANDS) {
     for (const command of commands) {
@@ -36,6 +38,9 @@ export class CommandRegistry {
         check: command.payload ? TypeCompiler.Compile(command.payload) : null,
       });
     }
+    this.results = new Map(
+      commands.flatMap((command) => (command.result ? [[command.id, command.result] as const] : [])),
+    );
     this.catalogue = commands.map(({ id, description, needsMainWindow, payload }) => ({
       id,
       description,
