@@ -17,6 +17,8 @@ export interface Runtime {
   cli: string[];
   /** node arguments that run the bare Fastify server: started the same way as the CLI. */
   bare: string[];
+  /** node arguments that run the floor server (bench/floor-server.mjs), started the same way. */
+  floor: string[];
 }
 
 /** Builds dist/ with `npm run build`; when that fails, runs the sources through tsx (and says so). */
@@ -24,7 +26,9 @@ export function chooseRuntime(): Runtime {
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
   const cli = join(ROOT, 'dist/cli.js');
   const bare = join(ROOT, 'bench/bare-server.mjs');
-  if (build.status === 0 && existsSync(cli)) return { kind: 'dist', cli: [cli], bare: [bare] };
+  const floor = join(ROOT, 'bench/floor-server.mjs');
+  if (build.status === 0 && existsSync(cli))
+    return { kind: 'dist', cli: [cli], bare: [bare], floor: [floor] };
   process.stderr.write(
     `bench: npm run build failed, running the sources through tsx:\n${build.stdout}${build.stderr}\n`,
   );
@@ -32,6 +36,7 @@ export function chooseRuntime(): Runtime {
     kind: 'tsx',
     cli: ['--import', 'tsx', join(ROOT, 'src/cli.ts')],
     bare: ['--import', 'tsx', bare],
+    floor: ['--import', 'tsx', floor],
   };
 }
 
@@ -83,8 +88,11 @@ export async function waitForHealth(port: number, child: ChildProcess, timeoutMs
   }
 }
 
+/** The project's CLI, the bare route (the ceiling) or the floor (the least the design allows). */
+export type ServerKind = 'hud' | 'bare' | 'floor';
+
 export interface ServerProcess {
-  kind: 'hud' | 'bare';
+  kind: ServerKind;
   child: ChildProcess;
   pid: number;
   port: number;
@@ -109,7 +117,7 @@ export interface ServerProcess {
 
 export interface StartOptions {
   runtime: Runtime;
-  kind: 'hud' | 'bare';
+  kind: ServerKind;
   /** A fresh temporary one (removed on stop) when not given. */
   dataDir?: string;
   port?: number;
@@ -117,7 +125,7 @@ export interface StartOptions {
   nodeOptions?: string[];
 }
 
-/** Starts the real CLI (`serve --headless --no-obs --log-level warn`) or the bare server, and waits for /health. */
+/** Starts the real CLI (`serve --headless --no-obs --log-level warn`), the bare or the floor server, and waits for /health. */
 export async function startServerProcess(options: StartOptions): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   // Never the default 44554: a server the developer runs, or another bench, may hold it.
@@ -140,7 +148,7 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
           '--log-level',
           'warn',
         ]
-      : [...options.runtime.bare, '--port', String(port)];
+      : [...options.runtime[options.kind], '--port', String(port)];
   const spawnedAt = process.hrtime.bigint();
   const child = track(
     spawn(process.execPath, [...(options.nodeOptions ?? []), ...args], {
