@@ -354,4 +354,3 @@ export function canSaveReplay(snapshot: ObsConnectionSnapshot): 'ok' | 'not_conn
   if (!snapshot.hasTag('connected')) return 'not_connected';
   return obsStatusOf(snapshot).replayBufferActive ? 'ok' : 'buffer_inactive';
 }
-

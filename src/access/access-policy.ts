@@ -3,9 +3,10 @@
  * connections cannot drift apart. The Origin and Host header rules run before this (they concern
  * browsers, whatever the address), and the rate limit counts the request before it too.
  */
+
+import { classifyAddress } from '../net/address-class.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { tokensEqual } from './access-token.ts';
-import { classifyAddress } from '../net/address-class.ts';
 
 export interface AccessRequest {
   /** The socket's remote address, as Node reports it (`req.socket.remoteAddress`). */

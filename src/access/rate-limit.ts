@@ -3,8 +3,8 @@
  * budget, so a device cannot double its rate by using both transports.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { ServiceError } from '../protocol/errors.ts';
 import { classifyAddress } from '../net/address-class.ts';
+import { ServiceError } from '../protocol/errors.ts';
 import { deviceKey } from './device-key.ts';
 
 export const REMOTE_REQUESTS_PER_SECOND = 20;

@@ -13,7 +13,15 @@ import { checkPayload } from '../core/dispatcher.ts';
 import { gameDataRoute } from '../game/game-data.route.ts';
 import type { GameData } from '../game/game-data.ts';
 import type { CfgTarget } from '../game/gsi-config.ts';
-import { CFG_FILE_NAME, cfgStateIn, cfgText, defaultSteamRoots, findCs2Installs, installCfgIn, lanAddress } from '../game/gsi-config.ts';
+import {
+  CFG_FILE_NAME,
+  cfgStateIn,
+  cfgText,
+  defaultSteamRoots,
+  findCs2Installs,
+  installCfgIn,
+  lanAddress,
+} from '../game/gsi-config.ts';
 import { conflict } from '../protocol/errors.ts';
 import { GameSetupSchema } from '../protocol/game.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
@@ -44,7 +52,9 @@ const gameRoutes: FastifyPluginAsyncTypebox<{ game: GameData }> = async (app, { 
   };
 
   gameDataRoute(app, game);
-  app.get('/api/panel/game', { schema: { response: answers(okAnswer(GameSetupSchema.properties)) } }, () => setup());
+  app.get('/api/panel/game', { schema: { response: answers(okAnswer(GameSetupSchema.properties)) } }, () =>
+    setup(),
+  );
   app.post(
     '/api/panel/game/install',
     { schema: { response: answers(okAnswer(GameSetupSchema.properties)) } },

@@ -11,13 +11,13 @@ import { decideAccess } from '../access/access-policy.ts';
 import { extractQueryToken, extractToken } from '../access/access-token.ts';
 import { pathOf, peerOf } from '../access/peer.ts';
 import { hasSession } from '../access/sign-in.ts';
-import { GAME_DATA_PATH } from '../protocol/game.ts';
 import { recordRequest } from '../http/access-hooks.ts';
 import { closeAfterRefusal } from '../http/connection-limits.ts';
 import { sendError } from '../http/error-envelope.ts';
 import { hostRefusal, missingHost } from '../http/host-check.ts';
-import { ServiceError } from '../protocol/errors.ts';
 import { isUpgrade, PAGE_WS_PATHS, upgradePathRefusal } from '../http/upgrade.ts';
+import { ServiceError } from '../protocol/errors.ts';
+import { GAME_DATA_PATH } from '../protocol/game.ts';
 import { isOverlayPagePath } from './page-paths.ts';
 
 /** Whether an Origin header is this server's own (same host and port as the request's Host). */

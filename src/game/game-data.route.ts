@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { peerOf } from '../access/peer.ts';
+import { GAME_DATA_PATH } from '../protocol/game.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
 import type { GameData } from './game-data.ts';
-import { GAME_DATA_PATH } from '../protocol/game.ts';
 
 /**
  * A ten-player frame is about 10 KB of JSON; 25 grenades with five burning molotovs and the

@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import { loadOrCreateToken } from '../access/access-token.ts';
 import { GAME_TOKEN_FILE } from '../persistence/data-dir.ts';
 import type { InstallState } from './gsi-config.ts';
-import { CFG_FILE_NAME, CFG_SUBDIR, cfgStateIn, cfgText, defaultSteamRoots, findCs2Installs, installCfgIn, lanAddress } from './gsi-config.ts';
+import {
+  CFG_FILE_NAME,
+  CFG_SUBDIR,
+  cfgStateIn,
+  cfgText,
+  defaultSteamRoots,
+  findCs2Installs,
+  installCfgIn,
+  lanAddress,
+} from './gsi-config.ts';
 
 export interface GsiConfigOptions {
   dataDir: string;

@@ -5,12 +5,12 @@ import { decideAccess } from '../access/access-policy.ts';
 import { extractQueryToken, extractToken } from '../access/access-token.ts';
 import type { Peer } from '../access/peer.ts';
 import { pathOf, peerOf } from '../access/peer.ts';
-import { GAME_DATA_PATH } from '../protocol/game.ts';
 import { ServiceError } from '../protocol/errors.ts';
-import { isUpgrade, upgradePathRefusal, WS_PATHS } from './upgrade.ts';
+import { GAME_DATA_PATH } from '../protocol/game.ts';
 import { closeAfterRefusal } from './connection-limits.ts';
 import { sendError } from './error-envelope.ts';
 import { hostRefusal, missingHost } from './host-check.ts';
+import { isUpgrade, upgradePathRefusal, WS_PATHS } from './upgrade.ts';
 
 /** How a WebSocket upgrade was let in: with a good token, to send one as its first message, or to be closed 4401. */
 export type WsAuth = 'accepted' | 'awaiting' | 'rejected';

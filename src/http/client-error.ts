@@ -10,8 +10,8 @@ import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions }
 import type { Access } from '../access/access.ts';
 import { decideAccess } from '../access/access-policy.ts';
 import { extractToken } from '../access/access-token.ts';
-import { canonicalAddress } from '../net/address-class.ts';
 import { pathOf, peerOf } from '../access/peer.ts';
+import { canonicalAddress } from '../net/address-class.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { sendError } from './error-envelope.ts';
 import { hostRefusal, missingHost } from './host-check.ts';

@@ -6,8 +6,8 @@
  */
 import type { Server } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { classifyAddress } from '../net/address-class.ts';
 import { deviceKey } from '../access/device-key.ts';
+import { classifyAddress } from '../net/address-class.ts';
 
 /** Request line and headers must be in within this time, counted from the connection or the previous request. */
 export const HEADERS_TIMEOUT_MS = 10_000;

@@ -31,7 +31,10 @@ const stateOf = (snapshot: ObsConnectionSnapshot): ObsReason | 'connected' | nul
  * Logs each change of the OBS connection once: connected, or a new reason it is not. Tries that fail
  * the same way as the one before say nothing, however many there are. Returns the unsubscribe.
  */
-export function logObsConnection(actor: ActorRefFrom<typeof obsConnectionMachine>, logger: Logger): () => void {
+export function logObsConnection(
+  actor: ActorRefFrom<typeof obsConnectionMachine>,
+  logger: Logger,
+): () => void {
   let logged: ReturnType<typeof stateOf> = null;
   const follow = (snapshot: ObsConnectionSnapshot) => {
     const state = stateOf(snapshot);

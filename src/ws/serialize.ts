@@ -19,7 +19,6 @@ import {
 
 type Serialize = (message: unknown) => string;
 
-
 const compile = (schema: TSchema): Serialize => fastJson(forSerializer(schema) as object) as Serialize;
 
 const [resultOk, resultFailed] = ResultMessage.anyOf;

@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import type { Emitter } from 'mitt';
 import type { Access } from '../access/access.ts';
 import type { RateLimitedError } from '../access/rate-limit.ts';
 import type { Secrets } from '../access/secrets.ts';
@@ -8,9 +9,8 @@ import type { CommandAnswer, Dispatch } from '../core/dispatcher.ts';
 import type { MainWindow } from '../core/main-window.ts';
 import type { StateHub, StateReads } from '../core/state-hub.ts';
 import { snapshotViewOf } from '../core/views.ts';
-import type { Emitter } from 'mitt';
-import type { GameMessage } from '../protocol/game.ts';
 import { ServiceError } from '../protocol/errors.ts';
+import type { GameMessage } from '../protocol/game.ts';
 import type { ClientMessage, PanelStatus, Snapshot } from '../protocol/websocket.ts';
 import { CLOSE, ClientMessage as ClientMessageSchema, MessageId } from '../protocol/websocket.ts';
 import { brandingOf } from '../settings/settings.ts';

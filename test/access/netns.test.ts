@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { canonicalAddress, classifyAddress } from '../../src/net/address-class.ts';
 import { RateLimit, type RateLimitedError } from '../../src/access/rate-limit.ts';
+import { canonicalAddress, classifyAddress } from '../../src/net/address-class.ts';
 import { createTestNetwork, netnsSkipReason, runInNamespace, type TestNetwork } from '../helpers/netns.ts';
 
 const skip = netnsSkipReason();

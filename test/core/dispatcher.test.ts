@@ -43,7 +43,9 @@ describe('who may run what', () => {
         'only a HUD overlay page (role=overlay) reports what it shows',
       ]);
     }
-    const mainWindow = await refusal(() => service.reports('host_report', { mainWindowOpen: false }, as('overlay')));
+    const mainWindow = await refusal(() =>
+      service.reports('host_report', { mainWindowOpen: false }, as('overlay')),
+    );
     expect(mainWindow.code).toBe('forbidden');
     expect(service.hub.hudState()).toMatchObject({ revision: 0, mainWindowOpen: true });
     await service.reports('overlay_report', { statsVisible: true }, as('overlay'));

@@ -26,10 +26,13 @@ const post = async (url: string, body?: unknown) =>
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   }).then((response) => response.json())) as Record<string, any>;
-const get = async (url: string) => (await fetch(url).then((response) => response.json())) as Record<string, any>;
+const get = async (url: string) =>
+  (await fetch(url).then((response) => response.json())) as Record<string, any>;
 
 const first = await start();
-const actions = (await get(`${first.httpUrl}/api/actions`)).actions.map((action: { id: string }) => action.id);
+const actions = (await get(`${first.httpUrl}/api/actions`)).actions.map(
+  (action: { id: string }) => action.id,
+);
 const shown = await post(`${first.httpUrl}/api/actions/show_radar`);
 const reported = await post(`${first.httpUrl}/internal/overlay_report`, { radarVisible: true });
 const actor = first.service.hud.actor('radar' as never) !== undefined;

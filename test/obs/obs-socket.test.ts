@@ -13,8 +13,8 @@ import {
   type ObsSocketEvent,
   obsStatusOf,
 } from '../../machines/obs-connection.machine.ts';
-import { obsProblemOf } from '../helpers/obs-problem.ts';
 import { jitteredRetryDelay, obsConnectionLive, obsFailureOf, obsSocket } from '../../src/obs/obs-socket.ts';
+import { obsProblemOf } from '../helpers/obs-problem.ts';
 import { createObsStudio, type ObsStudio, obsAvailable } from '../helpers/obs-studio.ts';
 
 const PASSWORD = 'hud-test-password';

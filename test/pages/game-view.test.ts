@@ -57,7 +57,9 @@ describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
     await page.getByRole('alert').filter({ hasText: 'wrong auth token' }).waitFor();
 
     const { allplayers: _, ...own } = frame;
-    expect((await postFrame(server.applicationPort, withToken(own, server.service.game.token))).status).toBe(200);
+    expect((await postFrame(server.applicationPort, withToken(own, server.service.game.token))).status).toBe(
+      200,
+    );
     await page.locator('[data-game-problem="player_view"]').waitFor();
     await page.getByRole('alert').filter({ hasText: "a player's view" }).waitFor();
 

@@ -194,7 +194,9 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => 
     const page = await overlay(server);
     await writeFile(clipPath, await makeClip(page, 1500));
     // Before OBS reports it, the path is not served; other files never are.
-    expect((await fetch(`${server.applicationUrl}/replay?path=${encodeURIComponent(clipPath)}`)).status).toBe(404);
+    expect((await fetch(`${server.applicationUrl}/replay?path=${encodeURIComponent(clipPath)}`)).status).toBe(
+      404,
+    );
 
     await ok(server, 'save_replay');
     await panel(page, 'replay', true);
@@ -203,7 +205,9 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => 
     expect(served.headers.get('content-type')).toMatch(/^video\/webm/);
     const other = join(dir, 'other.webm');
     await writeFile(other, 'x');
-    expect((await fetch(`${server.applicationUrl}/replay?path=${encodeURIComponent(other)}`)).status).toBe(404);
+    expect((await fetch(`${server.applicationUrl}/replay?path=${encodeURIComponent(other)}`)).status).toBe(
+      404,
+    );
 
     // It really plays: time advances, then it ends and the panel hides by itself.
     await page.waitForFunction(() => {

@@ -2,6 +2,7 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
+import { forSerializer } from '../../src/protocol/serializer-schema.ts';
 import type { EventMessage, ServerMessage } from '../../src/protocol/websocket.ts';
 import {
   CLOSE,
@@ -9,7 +10,6 @@ import {
   MAX_BUFFERED_BYTES,
   ServerMessage as ServerMessageSchema,
 } from '../../src/protocol/websocket.ts';
-import { forSerializer } from '../../src/protocol/serializer-schema.ts';
 import { serializeMessage } from '../../src/ws/serialize.ts';
 import type { WsClient } from '../../src/ws/ws-fanout.ts';
 import { WsFanout } from '../../src/ws/ws-fanout.ts';

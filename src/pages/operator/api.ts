@@ -56,8 +56,7 @@ export const api = {
   authStatus: () => request<{ signedIn: boolean }>('GET', '/auth/status'),
   signIn: (key: string) => request<object>('POST', '/auth/sign-in', { key }),
   signOut: () => request<object>('POST', '/auth/sign-out'),
-  requests: () =>
-    request<{ requests: RequestRecord[] }>('GET', '/api/panel/requests'),
+  requests: () => request<{ requests: RequestRecord[] }>('GET', '/api/panel/requests'),
   token: () => request<{ token: string }>('GET', '/api/panel/token'),
   regenerateToken: () => request<{ token: string }>('POST', '/api/panel/token/regenerate'),
   settings: (change: SettingsChange) =>
@@ -66,6 +65,5 @@ export const api = {
     request<{ media: { id: string; url: string } }>('POST', '/api/panel/media', {
       data: await readBase64(file),
     }),
-  actions: () =>
-    request<{ actions: ActionDescriptor[] }>('GET', '/api/actions'),
+  actions: () => request<{ actions: ActionDescriptor[] }>('GET', '/api/actions'),
 };

@@ -119,7 +119,10 @@ describe('match commands', () => {
     await command(server, 'veto_set', BO3);
     await command(server, 'set_map_result', { map: 1, scoreA: 13, scoreB: 9, finished: true });
     await command(server, 'set_map_result', { map: 2, scoreA: 5, scoreB: 13, finished: true });
-    const renamed = await command(server, 'set_teams', { teamA: { name: 'Academy' }, teamB: { name: 'Academy' } });
+    const renamed = await command(server, 'set_teams', {
+      teamA: { name: 'Academy' },
+      teamB: { name: 'Academy' },
+    });
     const { maps } = renamed.body.result;
     expect(maps.map((m: { pickedBy: string }) => m.pickedBy)).toEqual(['Academy', 'Academy', 'decider']);
     expect(maps.map((m: { pickedSide: string }) => m.pickedSide)).toEqual(['B', 'A', 'decider']);
