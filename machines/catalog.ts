@@ -2,6 +2,7 @@ import type { AnyStateMachine } from 'xstate';
 import { hostMachine } from './host.machine.ts';
 import { matchMachine } from './match.machine.ts';
 import { obsConnectionMachine } from './obs-connection.machine.ts';
+import { observerMachine } from './observer.machine.ts';
 import { panelMachine } from './panel.machine.ts';
 import { productionMachine } from './production.machine.ts';
 import { sceneWindowMachine } from './scene-window.machine.ts';
@@ -20,4 +21,5 @@ export const machineCatalog: ReadonlyArray<{ name: string; machine: AnyStateMach
   { name: 'host', machine: hostMachine },
   { name: 'production', machine: productionMachine },
   { name: 'obs-connection', machine: obsConnectionMachine },
+  { name: 'observer', machine: observerMachine },
 ];

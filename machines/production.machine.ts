@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import type { ObserverMode, Position } from './vocabulary.ts';
+import type { Position } from './vocabulary.ts';
 
 export type { ObserverMode, Position } from './vocabulary.ts';
 
@@ -8,39 +8,27 @@ export interface OverlaySetting {
   position: Position;
 }
 
-export interface SmartObserverSetting {
-  enabled: boolean;
-  mode: ObserverMode;
-  cinematicEnabled: boolean;
-}
-
+/** The smart observer's settings live in the observer actor (observer.machine.ts), their one owner. */
 export interface ProductionInput {
   sponsorOverlay: OverlaySetting;
   eventBadge: OverlaySetting;
-  smartObserver: SmartObserverSetting;
 }
 
 export const PRODUCTION_DEFAULTS: ProductionInput = {
   sponsorOverlay: { enabled: false, position: 'bottom-right' },
   eventBadge: { enabled: false, position: 'top-left' },
-  smartObserver: { enabled: false, mode: 'suggest', cinematicEnabled: false },
 };
 
 export type ProductionEvent =
   | { type: 'production.sponsorOverlay.set'; changes: Partial<OverlaySetting> }
-  | { type: 'production.eventBadge.set'; changes: Partial<OverlaySetting> }
-  | { type: 'production.smartObserver.set'; changes: Partial<SmartObserverSetting> };
+  | { type: 'production.eventBadge.set'; changes: Partial<OverlaySetting> };
 
 type SettingKey = keyof ProductionInput;
 
 const keyOf = (event: ProductionEvent): SettingKey =>
-  event.type === 'production.sponsorOverlay.set'
-    ? 'sponsorOverlay'
-    : event.type === 'production.eventBadge.set'
-      ? 'eventBadge'
-      : 'smartObserver';
+  event.type === 'production.sponsorOverlay.set' ? 'sponsorOverlay' : 'eventBadge';
 
-/** The production overlays and the automatic observer: plain settings that the HUD follows. */
+/** The production overlays: plain settings that the HUD follows. */
 export const productionMachine = setup({
   types: {} as { context: ProductionInput; input: ProductionInput; events: ProductionEvent },
   guards: {
@@ -70,7 +58,6 @@ export const productionMachine = setup({
       on: {
         'production.sponsorOverlay.set': { guard: 'changesSetting', actions: 'applyChanges' },
         'production.eventBadge.set': { guard: 'changesSetting', actions: 'applyChanges' },
-        'production.smartObserver.set': { guard: 'changesSetting', actions: 'applyChanges' },
       },
     },
   },

@@ -6,6 +6,8 @@ import type { MatchInput } from './match.machine.ts';
 import { matchMachine } from './match.machine.ts';
 import type { ObsSettings } from './obs-connection.machine.ts';
 import { obsConnectionMachine } from './obs-connection.machine.ts';
+import type { ObserverInput } from './observer.machine.ts';
+import { observerMachine } from './observer.machine.ts';
 import type { PanelInput } from './panel.machine.ts';
 import { panelMachine } from './panel.machine.ts';
 import type { PanelId } from './panels.ts';
@@ -34,6 +36,7 @@ export const SUBSYSTEMS = {
   sceneWindow: sceneWindowMachine,
   production: productionMachine,
   obs: obsConnectionMachine,
+  observer: observerMachine,
 } as const satisfies Record<SubsystemKey, unknown>;
 
 /** Everything the actors start from: the saved state of the last run, or the defaults. */
@@ -46,6 +49,8 @@ export interface HudInput {
   panels: Record<PanelId, PanelInput>;
   production: ProductionInput;
   obs: ObsSettings;
+  /** The automatic observer's settings and the game console's address. */
+  observer: ObserverInput;
   /** When the actors start (ms since the epoch): a saved panel timer that has run out starts hidden. */
   now: number;
 }

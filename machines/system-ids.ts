@@ -13,6 +13,7 @@ const SUBSYSTEM_ID = {
   sceneWindow: 'sceneWindow',
   production: 'production',
   obs: 'obs',
+  observer: 'observer',
 } as const;
 
 type PanelSystemIds = { [P in Panel as P['id']]: P['systemId'] };

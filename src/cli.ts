@@ -6,6 +6,7 @@ import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
 import type { ImportSources } from './import/import-sources.ts';
 import { IMPORT_SOURCE_ENV, importSourcesFromEnv } from './import/import-sources.ts';
 import { createLogger, defaultLogFormat, LOG_FORMATS, LOG_LEVELS } from './logger.ts';
+import { checkNetconAddress } from './observer/netcon-address.ts';
 import { defaultDataDir, SIGN_IN_KEY_FILE, TOKEN_FILE } from './persistence/data-dir.ts';
 import { readRunningServer } from './persistence/data-dir-lock.ts';
 import type { SettingsChange } from './protocol/settings.ts';
@@ -35,6 +36,8 @@ Options:
   --obs-url URL        OBS WebSocket address for this run, ws://host:port (saved default ws://127.0.0.1:4455)
   --obs-password PW    OBS WebSocket password for this run
   --no-obs             do not connect to OBS in this run
+  --netcon HOST:PORT   the game console the observer moves the camera through, for this run (CS2 started
+                       with -netconport PORT; loopback or local-network IP only; saved default 127.0.0.1:2121)
   --log-level LEVEL    fatal, error, warn, info, debug (every request), trace, silent (default info)
   --log-format FORMAT  pretty or json (default: pretty on a terminal, json otherwise)
   --inspect            relay the machines to the Stately inspector (open the printed address)
@@ -79,6 +82,7 @@ function parse(argv: string[]) {
         'obs-url': { type: 'string' },
         'obs-password': { type: 'string' },
         'no-obs': { type: 'boolean' },
+        netcon: { type: 'string' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         inspect: { type: 'boolean' },
@@ -142,6 +146,7 @@ async function main(argv: string[]): Promise<void> {
     headless: values.headless ?? false,
     subscriptionActive: values.subscription ?? false,
     overrides,
+    ...(values.netcon !== undefined ? { netcon: netconOf(values.netcon) } : {}),
     ...(faceitApiKey ? { faceitApiKey } : {}),
     ...(inspector ? { inspect: inspector.inspect } : {}),
   });
@@ -200,6 +205,18 @@ function overridesOf(values: Values, env: NodeJS.ProcessEnv, sources: ImportSour
       SOURCE_KEYS.filter((key) => fromEnv(IMPORT_SOURCE_ENV[key])).map((key) => [key, sources[key]]),
     ),
   };
+}
+
+/** `--netcon HOST:PORT` (`[v6]:PORT` for IPv6), checked by the same rule as set_observer_console. */
+function netconOf(text: string): { host: string; port: number } {
+  const parts = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text.trim());
+  const host = parts?.[1] ?? parts?.[2];
+  if (!parts || host === undefined) {
+    throw new UsageError(`--netcon takes HOST:PORT (127.0.0.1:2121, [::1]:2121), not "${text}"`, false);
+  }
+  const address = checkNetconAddress(host, Number(parts[3]));
+  if (!address.ok) throw new UsageError(`--netcon: ${address.message}`, false);
+  return { host: address.host, port: address.port };
 }
 
 function sourcesOf(env: NodeJS.ProcessEnv): ImportSources {

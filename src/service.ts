@@ -8,6 +8,8 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Logger } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import { fromPromise } from 'xstate';
+import type { NetconAddress } from '../machines/observer.machine.ts';
+import { OBSERVER_DEFAULTS } from '../machines/observer.machine.ts';
 import { supervisorMachine } from '../machines/supervisor.machine.ts';
 import type { ImportedVeto, ImportRequest } from '../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../machines/veto-session.machine.ts';
@@ -17,8 +19,8 @@ import { RateLimit } from './access/rate-limit.ts';
 import { RecentRequests } from './access/recent-requests.ts';
 import { Secrets } from './access/secrets.ts';
 import { INTERNAL_COMMANDS } from './core/commands/internal.commands.ts';
-import { SETTINGS_COMMANDS } from './core/commands/settings.commands.ts';
 import { CommandRegistry } from './core/commands/registry.ts';
+import { SETTINGS_COMMANDS } from './core/commands/settings.commands.ts';
 import type { Catalogue, Dispatch } from './core/dispatcher.ts';
 import { Dispatcher } from './core/dispatcher.ts';
 import type { HudSystem } from './core/hud-system.ts';
@@ -29,6 +31,8 @@ import { GameData } from './game/game-data.ts';
 import type { MatchImporter } from './import/match-importer.ts';
 import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
+import type { ConsoleDialect } from './observer/netcon-lines.ts';
+import { createObserverLive } from './observer/netcon-socket.ts';
 import {
   createDataDir,
   DataDirError,
@@ -71,6 +75,8 @@ export interface ServiceOptions {
   gameReceivingTimeoutMs?: number;
   /** Wraps the store's file operations, for tests that make a write fail as a broken disk does. */
   storeFiles?: (real: StoreFiles) => StoreFiles;
+  /** The game console's address for this run (`--netcon`): wins over the saved one, never saved. */
+  netcon?: NetconAddress;
 }
 
 export interface Service {
@@ -127,16 +133,25 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   let saved = store.loaded;
   let settings = new SettingsOwner(saved?.settings, options.overrides ?? {}, logger);
   const importer = importerOf(settings, options);
+  // The console's dialect follows the game that sends the frames (CS:GO or CS2); read at each cut.
+  let dialectOfFrames = (): ConsoleDialect => 'cs2';
+  const dialect = () => dialectOfFrames();
   const live = supervisorMachine.provide({
     actors: {
       vetoSession: vetoSessionMachine.provide({ actors: { matchImport: importer.actor } }),
       obs: obsConnectionLive,
+      observer: createObserverLive({
+        dialect,
+        onLine: (line) => logger.debug({ line }, 'observer: sent to the game console'),
+        onRefused: (steamid) => logger.info({ steamid }, 'observer: no account id, the camera is not moved'),
+      }),
     },
   });
+  const netconOverride = options.netcon ?? null;
   const machine = options.machine ? options.machine(live) : live;
   const start = (host: LiveHost) =>
     startHudSystem({
-      input: hudInputFrom(saved, settings.current().obs, host, Date.now()),
+      input: hudInputFrom(saved, settings.current().obs, host, Date.now(), netconOverride),
       machine,
       ...(options.inspect ? { inspect: options.inspect } : {}),
     });
@@ -158,8 +173,9 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   }
 
   let stopObsLog = logObsConnection(hud.actor('obs'), logger);
+  let stopSubscription = observerFollowsSubscription(hud);
   const hub = new StateHub(hud, saved?.revision ?? 0, STORAGE_OK);
-  const savedStateOf = savedStateBuilder();
+  const savedStateOf = savedStateBuilder(saved?.observer?.netcon ?? OBSERVER_DEFAULTS.netcon, netconOverride);
   try {
     await store.start({
       collect: () => savedStateOf(hub.snapshots(), hub.revision, settings.saved()),
@@ -171,15 +187,18 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
         const { mainWindowOpen, signedIn, subscriptionActive, gameReceiving } = hud.snapshot('host').context;
         const liveHost = { mainWindowOpen, signedIn, subscriptionActive, gameReceiving };
         stopObsLog();
-        hub.restartActors(() =>
-          hud.restart(hudInputFrom(durable, settings.current().obs, liveHost, Date.now())),
-        );
+        stopSubscription();
+        hub.restartActors(() => {
+          hud.restart(hudInputFrom(durable, settings.current().obs, liveHost, Date.now(), netconOverride));
+          stopSubscription = observerFollowsSubscription(hud);
+        });
         stopObsLog = logObsConnection(hud.actor('obs'), logger);
       },
       status: (status) => hub.setStorage(status),
     });
   } catch (error) {
     stopObsLog();
+    stopSubscription();
     hub.close();
     hud.stop();
     await store.abandon();
@@ -205,6 +224,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       ? {}
       : { receivingTimeoutMs: options.gameReceivingTimeoutMs }),
   });
+  dialectOfFrames = () => game.consoleDialect();
   const secrets = await Secrets.load(dataDir);
   const mainWindow = new MainWindow(hud, options.headless);
   secrets.events.on('token', () =>
@@ -252,6 +272,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       game.close();
       hub.close();
       stopObsLog();
+      stopSubscription();
       hud.stop();
       settings.close();
       secrets.close();
@@ -262,6 +283,17 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       }
     },
   };
+}
+
+/**
+ * The host owns the subscription (the application shell or the operator app reports it); the
+ * observer follows it, as it starts and on every change: enabling the observer waits for one.
+ */
+function observerFollowsSubscription(hud: HudSystem): () => void {
+  const follow = (active: boolean) => hud.send('observer', { type: 'observer.subscription', active });
+  follow(hud.snapshot('host').context.subscriptionActive);
+  const subscription = hud.actor('host').subscribe((snapshot) => follow(snapshot.context.subscriptionActive));
+  return () => subscription.unsubscribe();
 }
 
 /**

@@ -23,6 +23,6 @@ describe('docs/asyncapi.json', () => {
     ]) {
       expect(messages).toContain(name);
     }
-    expect(Object.keys(document.components.schemas)).toHaveLength(37);
+    expect(Object.keys(document.components.schemas)).toHaveLength(38);
   });
 });

@@ -122,6 +122,18 @@ describe('the command line', () => {
     });
   }
 
+  for (const [netcon, said] of [
+    ['8.8.8.8:2121', '--netcon: 8.8.8.8 is a public address'],
+    ['game-pc:2121', '--netcon: "game-pc" is not an IP address'],
+    ['127.0.0.1', '--netcon takes HOST:PORT'],
+  ] as const) {
+    it(`--netcon ${netcon} is refused at start with the reason, exit 2`, async () => {
+      const { code, stderr } = await runCli(['serve', '--netcon', netcon, '--data-dir', await tempDir()]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(said);
+    });
+  }
+
   it('a port in use is named, exit 1', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

@@ -8,7 +8,7 @@ import { SCENE_PAGES } from './page-paths.ts';
 
 /**
  * The built pages (dist/pages): the operator app at /, the HUD overlay at /hud, the scene pages at
- * /scenes/<window|versus|talents|sponsors|mapRecap>, and their assets.
+ * /scenes/<window|versus|talents|sponsors|mapRecap>, the observer's page at /observer, and their assets.
  */
 async function pagesPlugin(app: FastifyInstance, { root }: { root: string }): Promise<void> {
   if (!existsSync(root)) {
@@ -23,6 +23,8 @@ async function pagesPlugin(app: FastifyInstance, { root }: { root: string }): Pr
   }
   await app.register(fastifyStatic, { root, index: 'index.html', wildcard: true, cacheControl: false });
   app.get('/hud', (_request, reply) => reply.sendFile('hud.html'));
+  // For the person at the observer PC: signed in like the operator app (its WebSocket needs the session).
+  app.get('/observer', (_request, reply) => reply.sendFile('observer.html'));
   app.get<{ Params: { scene: string } }>('/scenes/:scene', (request, reply) => {
     const { scene } = request.params;
     if (!SCENE_PAGES.includes(scene)) {

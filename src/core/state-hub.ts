@@ -9,7 +9,15 @@ import type { EventData, EventMessage, EventName } from '../protocol/websocket.t
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
 import type { HudState, HudStateKey } from './views.ts';
-import { hudStateOf, matchSummaryOf, presetsOf, productionOf, revealOf, vetoStatusOf } from './views.ts';
+import {
+  hudStateOf,
+  matchSummaryOf,
+  observerViewOf,
+  presetsOf,
+  productionOf,
+  revealOf,
+  vetoStatusOf,
+} from './views.ts';
 
 // mitt's CommonJS-style default export types as "not callable" under module nodenext.
 const mitt = mittModule as unknown as typeof mittModule.default;
@@ -75,9 +83,26 @@ const VIEWS: readonly View[] = [
   }),
   view({
     event: 'production',
-    sources: ['production'],
-    inputs: (s) => [s.production.context],
-    compute: (s) => productionOf(s.production),
+    sources: ['production', 'observer'],
+    inputs: (s) => [s.production.context, s.observer.context.settings],
+    compute: productionOf,
+  }),
+  view({
+    event: 'observer',
+    sources: ['observer'],
+    // Not the director's memory or the suggestion's score: they move with every frame.
+    inputs: ({ observer: { context, value } }) => [
+      value,
+      context.settings,
+      context.subscriptionActive,
+      context.netcon,
+      context.lastError,
+      context.director.suggestion,
+      context.director.freeze,
+      context.cuts,
+      context.follow,
+    ],
+    compute: (s) => observerViewOf(s.observer),
   }),
   view({
     event: 'host',
@@ -138,6 +163,8 @@ export class StateHub {
     this.#revision = revision;
     this.#storage = storage;
     this.#snapshots = system.snapshots();
+    const { settings, netcon } = this.#snapshots.observer.context;
+    this.#observerSaved = [settings, netcon];
     this.#hud = hudStateOf(this.#snapshots, revision, storage);
     this.#hudSnapshots = this.#snapshots;
     for (const view of VIEWS) {
@@ -246,6 +273,23 @@ export class StateHub {
     }
   }
 
+  /** The observer's settings and console address as last committed: the only part of it saved. */
+  #observerSaved: readonly unknown[] = [];
+
+  /**
+   * Whether a change of `key` changes the saved state. The OBS connection is not saved (it is rebuilt
+   * on start): its retries cost no disk writes. Of the observer only the settings and the address
+   * are: its director moves with every game frame and must cost no write either.
+   */
+  #savedPartChanged(key: ActorKey): boolean {
+    if (key === 'obs') return false;
+    if (key !== 'observer') return true;
+    const { settings, netcon } = this.#snapshots.observer.context;
+    if (settings === this.#observerSaved[0] && netcon === this.#observerSaved[1]) return false;
+    this.#observerSaved = [settings, netcon];
+    return true;
+  }
+
   #commit(): void {
     this.#commitScheduled = false;
     if (this.#dirty.size === 0 && !this.#storageChanged) return;
@@ -253,8 +297,7 @@ export class StateHub {
     this.#storageChanged = false;
     const dirty = this.#dirty;
     this.#dirty = new Set();
-    // The OBS connection is not saved (it is rebuilt on start): its retries cost no disk writes.
-    if ([...dirty].some((key) => key !== 'obs')) {
+    if ([...dirty].some((key) => this.#savedPartChanged(key))) {
       this.emitter.emit('changed', undefined);
     }
 

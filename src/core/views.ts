@@ -7,8 +7,8 @@ import type { ColorPreset } from '../../machines/host.machine.ts';
 import { mapLabel } from '../../machines/map-names.ts';
 import type { SeriesMap } from '../../machines/match.machine.ts';
 import { obsStatusOf } from '../../machines/obs-connection.machine.ts';
+import { observerStatusOf } from '../../machines/observer.machine.ts';
 import { panelVisibility } from '../../machines/panel.machine.ts';
-import type { ProductionInput } from '../../machines/production.machine.ts';
 import { revealedCount } from '../../machines/veto-reveal.machine.ts';
 import type { Side, Team, VetoStep } from '../../machines/veto-rules.ts';
 import { nextStep, remainingMaps } from '../../machines/veto-rules.ts';
@@ -22,6 +22,7 @@ import type {
   StorageStatus,
   VetoStatus,
 } from '../protocol/answers.ts';
+import type { ObserverView } from '../protocol/observer.ts';
 import { PANELS } from '../protocol/panels.ts';
 import type { Snapshot } from '../protocol/websocket.ts';
 import type { SnapshotOf, Snapshots } from './hud-system.ts';
@@ -160,8 +161,65 @@ export function presetsOf(snapshot: SnapshotOf<'host'>): {
   return { presets: snapshot.context.presets, activePresetId: snapshot.context.colorPresetId };
 }
 
-export function productionOf(snapshot: SnapshotOf<'production'>): ProductionInput {
-  return snapshot.context;
+/** The production settings; the smart observer's are the observer actor's (their one owner). */
+export function productionOf(snapshots: Pick<Snapshots, 'production' | 'observer'>): Snapshot['production'] {
+  return { ...snapshots.production.context, smartObserver: snapshots.observer.context.settings };
+}
+
+/** `[v6]:port` for an IPv6 address, `host:port` otherwise. */
+const addressText = (host: string, port: number) =>
+  host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+
+/** The observer as GET /api/observer and the `observer` event show it (no scores: they move every frame). */
+export function observerViewOf(snapshot: SnapshotOf<'observer'>): ObserverView {
+  const status = observerStatusOf(snapshot);
+  const { link, suggestion } = status;
+  const connection =
+    link.status === 'connected'
+      ? 'connected'
+      : link.reason === 'not_auto'
+        ? 'off'
+        : link.reason === null
+          ? 'connecting'
+          : 'disconnected';
+  const cuts = status.cuts.map(({ slot, name, steamid, reason, text, at, sent }) => ({
+    slot,
+    name,
+    steamid,
+    reason,
+    text,
+    at,
+    sent,
+  }));
+  return {
+    ...status.settings,
+    subscriptionActive: snapshot.context.subscriptionActive,
+    state: status.state,
+    blockedBy: status.blockedBy,
+    link: {
+      connection,
+      address: addressText(link.netcon.host, link.netcon.port),
+      host: link.netcon.host,
+      port: link.netcon.port,
+      reason: link.reason,
+      message: link.message,
+    },
+    cameraFollows: status.cameraFollows,
+    suggestion: suggestion
+      ? {
+          slot: suggestion.slot,
+          name: suggestion.name,
+          steamid: suggestion.steamid,
+          side: suggestion.side,
+          reason: suggestion.reason,
+          text: suggestion.text,
+          since: suggestion.since,
+        }
+      : null,
+    holdingUntil: status.holdingUntil,
+    lastCut: cuts.at(-1) ?? null,
+    cuts,
+  };
 }
 
 /** The HUD's part of what hello and a snapshot answer carry (the settings add the branding). */
@@ -178,6 +236,7 @@ export function snapshotViewOf(hub: {
     veto: vetoStatusOf(snapshots),
     reveal: revealOf(snapshots),
     ...presetsOf(snapshots.host),
-    production: productionOf(snapshots.production),
+    production: productionOf(snapshots),
+    observer: observerViewOf(snapshots.observer),
   };
 }

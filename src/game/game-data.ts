@@ -17,6 +17,9 @@ import { tokensEqual } from '../access/access-token.ts';
 import type { LiveStats } from '../core/commands/command.ts';
 import type { HudSystem } from '../core/hud-system.ts';
 import type { StateHub } from '../core/state-hub.ts';
+import type { RawGsiFrame } from '../observer/director-frame.ts';
+import { toDirectorFrame } from '../observer/director-frame.ts';
+import type { ConsoleDialect } from '../observer/netcon-lines.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import type {
   GameLive,
@@ -32,7 +35,7 @@ import type { GameFrame } from './game-frame.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';
 import { GsiPayload } from './gsi-payload.ts';
 import type { Numbering } from './slots.ts';
-import { numberingOf } from './slots.ts';
+import { hudSlot, LAST_CSGO_VERSION, numberingOf } from './slots.ts';
 
 const mitt = mittModule as unknown as typeof mittModule.default;
 
@@ -120,6 +123,7 @@ export class GameData implements LiveStats {
   /** The map and round count the sides were last settled at (null: a new map, nothing to swap from). */
   #sidesAt: { map: string; round: number } | null = null;
   #pick: number | null = null;
+  #dialect: ConsoleDialect = 'cs2';
 
   constructor(options: GameDataOptions) {
     this.#hud = options.hud;
@@ -174,6 +178,11 @@ export class GameData implements LiveStats {
     this.#pick = slot;
   }
 
+  /** The console commands of the game that sends the frames: CS:GO's up to its last build, else CS2's. */
+  consoleDialect(): ConsoleDialect {
+    return this.#dialect;
+  }
+
   /**
    * One POST of the game, from `source` (the peer's address). Answers at once: nothing here waits
    * for the disk. A frame without the auth token is refused (401) and changes nothing but the status.
@@ -202,9 +211,25 @@ export class GameData implements LiveStats {
     const numbering = numberingOf(body.provider?.version, this.#slotNumbering());
     const frame = parseFrame(body, numbering.numbering);
     const now = this.#now();
+    const version = body.provider?.version;
+    this.#dialect = version !== undefined && version <= LAST_CSGO_VERSION ? 'csgo' : 'cs2';
+    // The observer's director scores every frame (ignored while it is off); a cut it makes goes to
+    // the game from its own console actor, so nothing here waits for the game.
+    const direct = () =>
+      !this.#hud.snapshot('observer').matches({ observer: 'disabled' }) &&
+      this.#hud.send('observer', {
+        type: 'observer.frame',
+        frame: toDirectorFrame(body as RawGsiFrame, {
+          now,
+          hudSlot: (slot) => hudSlot(slot, numbering.numbering),
+        }),
+      });
     this.#keepReceiving();
     if (!frame.spectator) {
-      this.#hub.batch(() => this.#hud.send('host', { type: 'host.gameReceiving', receiving: true }));
+      this.#hub.batch(() => {
+        this.#hud.send('host', { type: 'host.gameReceiving', receiving: true });
+        direct();
+      });
       this.#setStatus(
         {
           ...this.#arrived(source, now, numbering),
@@ -221,6 +246,7 @@ export class GameData implements LiveStats {
     this.#hub.batch(() => {
       this.#hud.send('host', { type: 'host.gameReceiving', receiving: true });
       this.#hud.send('host', { type: 'host.roster', roster: rosterOfFrame(frame) });
+      direct();
       if (frame.map) {
         this.#settleSides(frame, body.round?.phase ?? null);
         seriesMap = this.#recordScore(frame, notes);

@@ -1,5 +1,5 @@
 /**
- * The pages the application server serves (the operator app, the HUD overlay, the scene pages), built by `npm run build` into dist/pages. Everything they load is bundled: no CDN.
+ * The pages the application server serves (the operator app, the HUD overlay, the scene pages, /observer), built by `npm run build` into dist/pages. Everything they load is bundled: no CDN.
  */
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
@@ -21,6 +21,7 @@ export default defineConfig({
         operator: fileURLToPath(new URL('./index.html', import.meta.url)),
         hud: fileURLToPath(new URL('./hud.html', import.meta.url)),
         scene: fileURLToPath(new URL('./scene.html', import.meta.url)),
+        observer: fileURLToPath(new URL('./observer.html', import.meta.url)),
       },
     },
   },

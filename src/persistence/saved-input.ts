@@ -5,6 +5,8 @@
 import type { HostInput } from '../../machines/host.machine.ts';
 import { MATCH_DEFAULTS } from '../../machines/match.machine.ts';
 import type { ObsSettings } from '../../machines/obs-connection.machine.ts';
+import type { NetconAddress } from '../../machines/observer.machine.ts';
+import { OBSERVER_DEFAULTS } from '../../machines/observer.machine.ts';
 import type { PanelInput } from '../../machines/panel.machine.ts';
 import { panelVisibility } from '../../machines/panel.machine.ts';
 import type { PanelId } from '../../machines/panels.ts';
@@ -23,12 +25,18 @@ export type LiveHost = Omit<HostInput, 'presets' | 'colorPresetId' | 'roster'>;
 const panelsOf = (build: (id: PanelId) => PanelInput) =>
   Object.fromEntries(PANEL_IDS.map((id) => [id, build(id)])) as Record<PanelId, PanelInput>;
 
-/** The input the actors start from: the saved state (or the defaults), the OBS settings, the live host. */
+const sameAddress = (a: NetconAddress, b: NetconAddress) => a.host === b.host && a.port === b.port;
+
+/**
+ * The input the actors start from: the saved state (or the defaults), the OBS settings, the live host.
+ * `netconOverride` is the game console's address given for this run (`--netcon`), or null.
+ */
 export function hudInputFrom(
   saved: LoadedState | null,
   obs: ObsSettings,
   host: LiveHost,
   now: number,
+  netconOverride: NetconAddress | null,
 ): HudInput {
   // Fields newer than the first saved states may be absent: absent is none. A part left out (it could
   // not be read) starts from its default.
@@ -46,22 +54,32 @@ export function hudInputFrom(
     sceneWindow: saved?.sceneWindow ?? { scene: null },
     // A panel missing from an older file (or a new panel) starts unknown, as with no file at all.
     panels: panelsOf((id) => ({ visible: null, hideAt: null, ...panels?.[id] }) as PanelInput),
-    production: saved?.production ?? PRODUCTION_DEFAULTS,
+    production: saved?.production
+      ? { sponsorOverlay: saved.production.sponsorOverlay, eventBadge: saved.production.eventBadge }
+      : PRODUCTION_DEFAULTS,
     obs,
+    observer: {
+      // Files from before the observer actor kept its settings in production.smartObserver.
+      settings: {
+        ...(saved?.observer?.settings ?? saved?.production?.smartObserver ?? OBSERVER_DEFAULTS.settings),
+      },
+      netcon: { ...(netconOverride ?? saved?.observer?.netcon ?? OBSERVER_DEFAULTS.netcon) },
+    },
     now,
   };
 }
 
 /**
  * The saved state of the running actors. `settings` are the saved ones: what the command line
- * overrides for one run is never written. A part whose snapshots did not change since the last call
- * is the very same object, so the store serialises only what changed (state-store.ts).
+ * overrides for one run is never written, and neither is the console address of `--netcon`
+ * (`netconOverride`): while the observer uses it, the address saved before stays written
+ * (`savedNetcon`, that of the loaded state). A part whose snapshots did not change since the last
+ * call is the very same object, so the store serialises only what changed (state-store.ts).
  */
-export function savedStateBuilder(): (
-  snapshots: Snapshots,
-  revision: number,
-  settings: Settings,
-) => SavedState {
+export function savedStateBuilder(
+  savedNetcon: NetconAddress,
+  netconOverride: NetconAddress | null,
+): (snapshots: Snapshots, revision: number, settings: Settings) => SavedState {
   const last = new Map<string, { from: unknown; part: unknown }>();
   /** The part `name` built from `from` (a context or a snapshot): the same object while `from` is. */
   const partOf = <T>(name: string, from: unknown, build: () => T): T => {
@@ -73,7 +91,15 @@ export function savedStateBuilder(): (
     return entry.part as T;
   };
   let panels: { parts: PanelInput[]; part: SavedState['panels'] } | null = null;
+  let written = savedNetcon;
+  let observer: { from: readonly unknown[]; part: NonNullable<SavedState['observer']> } | null = null;
   return (snapshots, revision, settings) => {
+    // Only the settings and the address: the director and the link are rebuilt from them on start.
+    const { settings: observerSettings, netcon } = snapshots.observer.context;
+    if (!netconOverride || !sameAddress(netcon, netconOverride)) written = netcon;
+    if (!observer || observer.from[0] !== observerSettings || observer.from[1] !== written) {
+      observer = { from: [observerSettings, written], part: { settings: observerSettings, netcon: written } };
+    }
     const parts = PANEL_IDS.map((key) =>
       partOf(key, snapshots[key], () => ({
         visible: panelVisibility(snapshots[key]),
@@ -102,6 +128,7 @@ export function savedStateBuilder(): (
       sceneWindow: snapshots.sceneWindow.context,
       panels: panels.part,
       production: snapshots.production.context,
+      observer: observer.part,
     };
   };
 }

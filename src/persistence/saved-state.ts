@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { HostInput } from '../../machines/host.machine.ts';
 import type { MatchInput } from '../../machines/match.machine.ts';
 import type { ObsSettings } from '../../machines/obs-connection.machine.ts';
+import type { ObserverInput } from '../../machines/observer.machine.ts';
 import type { PanelInput } from '../../machines/panel.machine.ts';
 import type { PanelId } from '../../machines/panels.ts';
 import { PANEL_IDS } from '../../machines/panels.ts';
@@ -18,10 +19,10 @@ import { ProductionSchema } from '../protocol/answers.ts';
 import { GameSideSchema } from '../protocol/game.ts';
 import {
   BoFormatSchema,
+  ObserverModeSchema,
   SceneSchema,
   SideSchema,
   StepTypeSchema,
-  strict,
   TeamFormatSchema,
   TeamSchema,
 } from '../protocol/schemas.ts';
@@ -89,6 +90,29 @@ const PANEL_PARTS = Object.fromEntries(PANEL_IDS.map((id) => [id, Type.Optional(
   TOptional<typeof Panel>
 >;
 
+/**
+ * The production overlays. Files from before the observer actor also hold `smartObserver` here: it
+ * is read as the observer's settings when the file has no `observer` part, and no longer written.
+ */
+const Production = Type.Object({
+  sponsorOverlay: ProductionSchema.properties.sponsorOverlay,
+  eventBadge: ProductionSchema.properties.eventBadge,
+  smartObserver: Type.Optional(ProductionSchema.properties.smartObserver),
+});
+
+/** The automatic observer: what set_smart_observer and set_observer_console set (never its live state). */
+const Observer = Type.Object({
+  settings: Type.Object({
+    enabled: Type.Boolean(),
+    mode: ObserverModeSchema,
+    cinematicEnabled: Type.Boolean(),
+  }),
+  netcon: Type.Object({
+    host: Type.String({ minLength: 1, maxLength: 64 }),
+    port: Type.Integer({ minimum: 1, maximum: 65_535 }),
+  }),
+});
+
 export const SavedStateSchema = Type.Object({
   version: Type.Literal(SAVED_STATE_VERSION),
   savedAt: Type.String(),
@@ -108,7 +132,9 @@ export const SavedStateSchema = Type.Object({
   ]),
   sceneWindow: Type.Object({ scene: Type.Union([SceneSchema, Type.Null()]) }),
   panels: Type.Object(PANEL_PARTS),
-  production: ProductionSchema,
+  production: Production,
+  // Absent in files from before the observer actor: its settings then come from production.smartObserver.
+  observer: Type.Optional(Observer),
 });
 
 export type SavedState = Static<typeof SavedStateSchema>;
@@ -130,6 +156,7 @@ agree<Same<SavedState['vetoSession'], VetoSessionInput>>();
 agree<Same<Required<SavedState['vetoReveal']>, VetoRevealInput>>();
 agree<Same<SavedState['sceneWindow'], SceneWindowInput>>();
 agree<Same<Required<NonNullable<SavedState['panels']['stats']>>, PanelInput>>();
-agree<Same<SavedState['production'], ProductionInput>>();
+agree<Same<Omit<SavedState['production'], 'smartObserver'>, ProductionInput>>();
+agree<Same<Required<SavedState>['observer'], ObserverInput>>();
 agree<Same<SavedState['settings']['obs'], ObsSettings>>();
 agree<Same<Required<SavedState['host']>, Pick<HostInput, 'presets' | 'colorPresetId' | 'roster'>>>();

@@ -19,6 +19,7 @@ import {
 import type { ErrorCode } from './errors.ts';
 import { ERROR_STATUS } from './errors.ts';
 import { GameMessage } from './game.ts';
+import { ObserverViewSchema } from './observer.ts';
 import { OneOf } from './schemas.ts';
 import { BrandingSchema, PublicSettingsSchema } from './settings.ts';
 
@@ -112,6 +113,7 @@ export const SnapshotSchema = Type.Object({
   presets: Type.Array(ColorPresetSchema),
   activePresetId: Type.Union([Type.String(), Type.Null()], { description: 'The applied colour preset' }),
   production: ProductionSchema,
+  observer: ObserverViewSchema,
   branding: BrandingSchema,
 });
 export type Snapshot = Static<typeof SnapshotSchema>;
@@ -156,6 +158,11 @@ export const EVENT_MESSAGES = [
     'Colour presets reported by the overlay, and the applied one',
   ),
   eventOf('production', ProductionSchema, 'Sponsor overlay, event badge and smart observer settings'),
+  eventOf(
+    'observer',
+    ObserverViewSchema,
+    'The automatic observer, as GET /api/observer: mode, link to the game, suggestion, last cuts',
+  ),
   eventOf(
     'host',
     Type.Object({

@@ -63,7 +63,7 @@ describe('HTTP transport', () => {
         'save_replay',
       ]),
     );
-    expect(ids).toHaveLength(37);
+    expect(ids).toHaveLength(38);
     const byId = Object.fromEntries(body.actions.map((action: { id: string }) => [action.id, action]));
     expect(byId.toggle_scoreboard).toMatchObject({ needsMainWindow: false, payload: null });
     expect(byId.veto_select.needsMainWindow).toBe(true);

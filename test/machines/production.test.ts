@@ -12,12 +12,6 @@ const EVENTS: ProductionEvent[] = [
   { type: 'production.sponsorOverlay.set', changes: { enabled: false, position: 'bottom-right' } },
   { type: 'production.eventBadge.set', changes: { enabled: true, position: 'bottom-left' } },
   { type: 'production.eventBadge.set', changes: { enabled: false, position: undefined } },
-  { type: 'production.smartObserver.set', changes: { mode: 'auto' } },
-  { type: 'production.smartObserver.set', changes: { enabled: true, cinematicEnabled: true } },
-  {
-    type: 'production.smartObserver.set',
-    changes: { enabled: false, mode: 'suggest', cinematicEnabled: false },
-  },
 ];
 
 const keyOf = (event: ProductionEvent) => event.type.split('.')[1] as keyof ProductionInput;
@@ -56,8 +50,8 @@ describe('productionMachine, model-based', () => {
       paths.flatMap((path) => path.steps.map((step) => JSON.stringify(step.state.context))),
     );
     // sponsor overlay: enabled x position (2 x 2); event badge: defaults, enabled at bottom-left, disabled at
-    // bottom-left; smart observer: mode x (enabled with cinematic or neither) (2 x 2).
-    expect(settings.size).toBe(4 * 3 * 4);
+    // bottom-left. The smart observer's settings are the observer actor's (test/machines/observer.test.ts).
+    expect(settings.size).toBe(4 * 3);
   });
 
   for (const [index, path] of paths.entries()) {
@@ -88,7 +82,7 @@ describe('productionMachine, a command that changes nothing keeps the same snaps
     ['the current value again', { type: 'production.sponsorOverlay.set', changes: { enabled: false } }],
     [
       'only undefined fields',
-      { type: 'production.smartObserver.set', changes: { enabled: undefined, mode: undefined } },
+      { type: 'production.sponsorOverlay.set', changes: { enabled: undefined, position: undefined } },
     ],
     ['no field', { type: 'production.eventBadge.set', changes: {} }],
   ];
@@ -103,10 +97,10 @@ describe('productionMachine, a command that changes nothing keeps the same snaps
 
   it('one setting changing leaves the others as they were', () => {
     const actor = startProduction();
-    actor.send({ type: 'production.smartObserver.set', changes: { enabled: true } });
+    actor.send({ type: 'production.eventBadge.set', changes: { enabled: true } });
     expect(actor.getSnapshot().context).toEqual({
       ...PRODUCTION_DEFAULTS,
-      smartObserver: { ...PRODUCTION_DEFAULTS.smartObserver, enabled: true },
+      eventBadge: { ...PRODUCTION_DEFAULTS.eventBadge, enabled: true },
     });
   });
 });

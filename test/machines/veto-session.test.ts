@@ -5,6 +5,7 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { MATCH_DEFAULTS, type matchMachine } from '../../machines/match.machine.ts';
 import { defaultObsSettings } from '../../machines/obs-connection.machine.ts';
+import { OBSERVER_DEFAULTS } from '../../machines/observer.machine.ts';
 import type { panelMachine } from '../../machines/panel.machine.ts';
 import { PRODUCTION_DEFAULTS } from '../../machines/production.machine.ts';
 import type { HudInput } from '../../machines/supervisor.machine.ts';
@@ -161,6 +162,7 @@ function hudInput(): HudInput {
     },
     production: structuredClone(PRODUCTION_DEFAULTS),
     obs: { ...defaultObsSettings, enabled: false },
+    observer: structuredClone(OBSERVER_DEFAULTS),
     now: Date.now(),
   };
 }

@@ -288,7 +288,9 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     await dialog.getByRole('button', { name: 'Regenerate and disconnect' }).click();
     await page.locator('[data-token="revealed"]', { hasNotText: before }).waitFor();
     expect(server.service.secrets.token()).not.toBe(before);
-    expect(await page.locator('[data-token="revealed"]').textContent()).toContain(server.service.secrets.token());
+    expect(await page.locator('[data-token="revealed"]').textContent()).toContain(
+      server.service.secrets.token(),
+    );
   });
 
   it('asks for a snapshot when an event is missing (revision gap) and shows what it missed', async () => {
@@ -334,10 +336,10 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     await page.locator('[data-view="veto"]').waitFor();
     await expect(page.getByRole('tab', { name: 'Veto' }).getAttribute('aria-selected')).resolves.toBe('true');
     await page.keyboard.press('End');
-    await page.locator('[data-view="game"]').waitFor();
-    await expect(page.locator(':focus').getAttribute('data-tab')).resolves.toBe('game');
+    await page.locator('[data-view="observer"]').waitFor();
+    await expect(page.locator(':focus').getAttribute('data-tab')).resolves.toBe('observer');
     await page.reload();
-    await page.locator('[data-view="game"]').waitFor();
+    await page.locator('[data-view="observer"]').waitFor();
   });
 
   it('switches local network mode from the app, and the status bar follows', async () => {
@@ -416,7 +418,7 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
       await openView(page, /Local automation/, 'automation');
       await page.locator('[data-request-row]').first().waitFor();
       await page.screenshot({ path: `${SCREENSHOTS}automation-${size}.png`, fullPage: true });
-      await openView(page, 'OBS', 'obs');
+      await openView(page, /^Integrations: OBS$/, 'obs');
       await page.screenshot({ path: `${SCREENSHOTS}obs-${size}.png`, fullPage: true });
     }
 

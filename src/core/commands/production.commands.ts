@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { canSaveReplay } from '../../../machines/obs-connection.machine.ts';
+import { configureRefusal } from '../../../machines/observer.machine.ts';
 import { conflict, unavailable } from '../../protocol/errors.ts';
 import { ObserverModeSchema, PositionSchema, SceneSchema, strict } from '../../protocol/schemas.ts';
 import type { AnyCommand } from './command.ts';
@@ -61,6 +62,10 @@ const setEventBadge = defineCommand({
   },
 });
 
+/** Where the subscription is switched: the operator app's Observer view, or the application shell. */
+export const NO_SUBSCRIPTION =
+  'the smart observer needs an active subscription: activate it in the operator app (Integrations > Observer, "Subscription active") or in the application';
+
 const setSmartObserver = defineCommand({
   id: 'set_smart_observer',
   description:
@@ -75,12 +80,13 @@ const setSmartObserver = defineCommand({
   ),
   needsMainWindow: true,
   stateKeys: [],
+  // The observer actor owns these settings (the production event shows them as smartObserver).
   run: ({ hud }, changes) => {
-    if (changes.enabled === true && !hud.snapshot('host').context.subscriptionActive) {
-      throw unavailable('the smart observer needs an active subscription: activate it in the application');
+    if (configureRefusal(hud.snapshot('observer').context, changes)) {
+      throw unavailable(NO_SUBSCRIPTION);
     }
-    hud.send('production', { type: 'production.smartObserver.set', changes });
-    return hud.snapshot('production').context.smartObserver;
+    hud.send('observer', { type: 'observer.configure', changes });
+    return hud.snapshot('observer').context.settings;
   },
 });
 

@@ -6,6 +6,7 @@ import type { AnyCommand } from './command.ts';
 import { gameCommands } from './game.commands.ts';
 import { hudCommands } from './hud.commands.ts';
 import { matchCommands } from './match.commands.ts';
+import { observerCommands } from './observer.commands.ts';
 import { productionCommands } from './production.commands.ts';
 import { vetoCommands } from './veto.commands.ts';
 
@@ -16,6 +17,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   ...matchCommands,
   ...productionCommands,
   ...gameCommands,
+  ...observerCommands,
 ];
 
 export interface RegisteredCommand {

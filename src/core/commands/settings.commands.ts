@@ -1,3 +1,5 @@
+import { Type } from '@sinclair/typebox';
+import { strict } from '../../protocol/schemas.ts';
 import { SettingsChangeSchema } from '../../protocol/settings.ts';
 import { publicSettings } from '../../settings/settings.ts';
 import type { AnyCommand } from './command.ts';
@@ -18,4 +20,26 @@ const settings = defineCommand({
   run: async (context, changes) => ({ settings: publicSettings(await context.settings.update(changes)) }),
 });
 
-export const SETTINGS_COMMANDS: readonly AnyCommand[] = [settings];
+/**
+ * The subscription switch of the operator app (Integrations > Observer; POST /api/panel/subscription,
+ * POST /internal/subscription): what the application shell reports with host_report, for a service
+ * run without a shell. The host owns it; the observer follows (enabling the observer needs it).
+ */
+const subscription = defineCommand({
+  id: 'subscription',
+  description: 'Switches the subscription on or off (the smart observer needs it).',
+  payload: Type.Object({ active: Type.Boolean() }, strict),
+  needsMainWindow: false,
+  stateKeys: [],
+  callers: {
+    roles: new Set(['shell', 'operator']),
+    refusal: () =>
+      'the subscription is switched in the operator app or by the application shell on this machine',
+  },
+  run: ({ hud }, { active }) => {
+    hud.send('host', { type: 'host.report', subscriptionActive: active });
+    return { subscriptionActive: hud.snapshot('host').context.subscriptionActive };
+  },
+});
+
+export const SETTINGS_COMMANDS: readonly AnyCommand[] = [settings, subscription];

@@ -1,5 +1,6 @@
 /**
- * The panel API, the same on both servers: the recent requests, the access token and the settings.
+ * The panel API, the same on both servers: the recent requests, the access token, the settings and
+ * the subscription switch.
  * The application shell reaches it at /internal/* of the automation server (this machine only), the
  * operator app at /api/panel/* of the application server (signed-in browsers only): the access
  * layers decide who comes in, the settings command decides who may change settings.
@@ -50,6 +51,19 @@ const panelApiRoutes: FastifyPluginAsyncTypebox<PanelApiOptions> = async (
     ok: true as const,
     token: await secrets.regenerateToken(),
   }));
+  // The operator app's subscription switch (Integrations > Observer); the shell also has host_report.
+  app.post(
+    `${base}/subscription`,
+    { schema: { response: answers(okAnswer({ subscriptionActive: Type.Boolean() })) } },
+    async (request) => {
+      const { result } = await panel('subscription', request.body, {
+        ...caller,
+        address: peerOf(request.socket, request.ip).address,
+      });
+      const { subscriptionActive } = result as { subscriptionActive: boolean };
+      return { ok: true as const, subscriptionActive };
+    },
+  );
   app.post(`${base}/settings`, { schema: { response: settingsAnswer } }, async (request) => {
     await panel('settings', request.body, { ...caller, address: peerOf(request.socket, request.ip).address });
     return { ok: true as const, settings: publicSettings(settings.current()) };

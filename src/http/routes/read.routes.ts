@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import fp from 'fastify-plugin';
 import type { StateReads } from '../../core/state-hub.ts';
-import { matchSummaryOf, presetsOf, vetoStatusOf } from '../../core/views.ts';
+import { matchSummaryOf, observerViewOf, presetsOf, vetoStatusOf } from '../../core/views.ts';
 import type { ActionDescriptor } from '../../protocol/answers.ts';
 import {
   ActionDescriptorSchema,
@@ -12,6 +12,7 @@ import {
   VetoStatusSchema,
 } from '../../protocol/answers.ts';
 import { answers, okAnswer } from '../../protocol/http-answers.ts';
+import { ObserverViewSchema } from '../../protocol/observer.ts';
 import { SERVICE_ID } from '../../version.ts';
 
 export interface ReadRoutesOptions {
@@ -21,7 +22,7 @@ export interface ReadRoutesOptions {
   state: StateReads;
 }
 
-/** The read routes of the spec: health, the command catalogue, state, match, veto and presets. */
+/** The read routes of the spec: health, the command catalogue, state, match, veto, presets and the observer. */
 const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (app, { catalogue, state }) => {
   app.get('/health', { schema: { response: answers(okAnswer({ service: Type.String() })) } }, async () => ({
     ok: true as const,
@@ -52,6 +53,11 @@ const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (app, { c
     '/api/presets',
     { schema: { response: answers(okAnswer({ presets: Type.Array(ColorPresetSchema) })) } },
     async () => ({ ok: true as const, presets: presetsOf(state.snapshots().host).presets }),
+  );
+  app.get(
+    '/api/observer',
+    { schema: { response: answers(okAnswer({ observer: ObserverViewSchema })) } },
+    async () => ({ ok: true as const, observer: observerViewOf(state.snapshots().observer) }),
   );
 };
 

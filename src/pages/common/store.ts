@@ -9,6 +9,7 @@ import type {
   EventName,
   HudState,
   MatchSummary,
+  ObserverView,
   RequestRecord,
   RevealView,
   Snapshot,
@@ -46,6 +47,8 @@ export const veto = signal<VetoStatus>({ active: false });
 export const reveal = signal<RevealView | null>(null);
 export const presets = signal<Presets>({ presets: [], activePresetId: null });
 export const production = signal<Production | null>(null);
+/** The automatic observer: mode, link to the game, the suggestion and the last cuts. */
+export const observer = signal<ObserverView | null>(null);
 export const statsPlayer = signal<StatsPlayer>({ player: null, durationMs: null });
 export const panelStatus = signal<PanelStatus | null>(null);
 export const requests = signal<RequestRecord[]>([]);
@@ -78,6 +81,7 @@ export function applySnapshot(snapshot: Snapshot): void {
   reveal.value = snapshot.reveal;
   presets.value = { presets: snapshot.presets, activePresetId: snapshot.activePresetId };
   if ('production' in snapshot && snapshot.production) production.value = snapshot.production;
+  if (snapshot.observer) observer.value = snapshot.observer;
   if (snapshot.branding) branding.value = snapshot.branding;
 }
 
@@ -111,6 +115,9 @@ const handlers: EventHandlers = {
   },
   production: (data) => {
     production.value = data;
+  },
+  observer: (data) => {
+    observer.value = data;
   },
   host: () => {
     // mainWindowOpen also arrives in hud.state; signedIn is the operator app's own business.

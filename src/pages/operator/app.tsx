@@ -8,6 +8,7 @@ import { GameView } from './game-view.tsx';
 import { HudView } from './hud-view.tsx';
 import { MatchView } from './match-view.tsx';
 import { ObsView } from './obs-view.tsx';
+import { ObserverView } from './observer-view.tsx';
 import { auth, signOut } from './session.ts';
 import { SignIn } from './sign-in.tsx';
 import { StatusBar } from './status-bar.tsx';
@@ -27,6 +28,7 @@ const VIEWS: View[] = [
   { id: 'automation', label: 'Local automation', group: 'Integrations', component: AutomationView },
   { id: 'obs', label: 'OBS', group: 'Integrations', component: ObsView },
   { id: 'game', label: 'Game', group: 'Integrations', component: GameView },
+  { id: 'observer', label: 'Observer', group: 'Integrations', component: ObserverView },
 ];
 
 const viewFromHash = () => {

@@ -1,0 +1,283 @@
+/**
+ * Integrations > Observer: the subscription switch, the smart observer's mode, the link to the
+ * game's console (with why it is down) and its address, the current suggestion and the last cuts.
+ * Everything is drawn from the `observer` signal; every change is a command (or the panel API's
+ * subscription switch).
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import type { ObserverView as Observer } from '../../protocol/index.ts';
+import { ObserverModeSchema } from '../../protocol/index.ts';
+import { serverClockOffset } from '../common/game-store.ts';
+import {
+  agoWords,
+  CONNECTION_WORDS,
+  LINK_REASON_WORDS,
+  reasonWords,
+  sideWords,
+  stateWords,
+} from '../common/observer-words.ts';
+import { observer } from '../common/store.ts';
+import { request } from './api.ts';
+import { Address, Card, ErrorText, Field, literals, Switch, useCommand, useDraft } from './ui.tsx';
+
+const MODES = literals(ObserverModeSchema);
+
+/** Ticks every second while mounted, so "… ago" counts up between events. */
+function useNow(): number {
+  const now = useSignal(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => {
+      now.value = Date.now();
+    }, 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now.value;
+}
+
+function Subscription({ value }: { value: Observer }) {
+  const busy = useSignal(false);
+  const error = useSignal<string | null>(null);
+  const save = async (active: boolean) => {
+    busy.value = true;
+    error.value = null;
+    const answer = await request('POST', '/api/panel/subscription', { active });
+    busy.value = false;
+    if (!answer.ok) error.value = answer.message;
+  };
+  return (
+    <>
+      <Switch
+        label="Subscription active"
+        checked={value.subscriptionActive}
+        disabled={busy.value}
+        onChange={(next) => void save(next)}
+        hook={{ 'data-setting': 'subscription' }}
+      />
+      <ErrorText message={error.value} />
+    </>
+  );
+}
+
+function Mode({ value }: { value: Observer }) {
+  const command = useCommand();
+  return (
+    <Card title="Smart observer" hook="observer-mode">
+      <p class="observer-state" data-observer-state={value.state}>
+        <span class={`pill pill--${value.state === 'disabled' ? 'off' : 'connected'}`}>
+          {stateWords(value)}
+        </span>
+      </p>
+      <Subscription value={value} />
+      {value.blockedBy === 'no_subscription' ? (
+        <p class="muted small" data-observer-blocked>
+          Switched on, waiting for an active subscription.
+        </p>
+      ) : null}
+      <Switch
+        label="Smart observer"
+        checked={value.enabled}
+        onChange={(enabled) => void command.run('set_smart_observer', { enabled })}
+        hook={{ 'data-setting': 'observer-enabled' }}
+      />
+      <Field label="Mode">
+        <select
+          value={value.mode}
+          data-setting="observer-mode"
+          onChange={(e) => void command.run('set_smart_observer', { mode: e.currentTarget.value })}
+        >
+          {MODES.map((mode) => (
+            <option value={mode}>
+              {mode === 'auto' ? 'Auto: moves the game camera' : 'Suggest: shows whom to watch'}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Switch
+        label="Cinematic freeze camera (stays on a death for 2.5 s)"
+        checked={value.cinematicEnabled}
+        onChange={(cinematicEnabled) => void command.run('set_smart_observer', { cinematicEnabled })}
+        hook={{ 'data-setting': 'observer-cinematic' }}
+      />
+      <ErrorText message={command.error.value} />
+    </Card>
+  );
+}
+
+function Link({ value }: { value: Observer }) {
+  const { link } = value;
+  const host = useDraft(link.host);
+  const port = useDraft(String(link.port));
+  const command = useCommand();
+  const saved = useSignal(false);
+  const save = async () => {
+    saved.value = false;
+    const result = await command.run('set_observer_console', {
+      host: host.value.trim(),
+      port: Number(port.value),
+    });
+    saved.value = result.ok;
+  };
+  return (
+    <Card title="Game console" hook="observer-link">
+      <p
+        class="observer-link"
+        data-observer-link={link.connection}
+        data-observer-link-reason={link.reason ?? 'none'}
+      >
+        <span class={`pill pill--${link.connection}`}>{CONNECTION_WORDS[link.connection]}</span>{' '}
+        <code>{link.address}</code>
+      </p>
+      {link.reason && link.reason !== 'not_auto' ? (
+        <p role="status" data-observer-link-words>
+          {LINK_REASON_WORDS[link.reason]}
+          {/* The words say it all for a closed console; a failed try's detail names the error. */}
+          {link.message && link.reason !== 'closed' ? (
+            <span class="muted small"> ({link.message})</span>
+          ) : null}
+        </p>
+      ) : (
+        <p class="muted small">
+          {link.reason ? LINK_REASON_WORDS[link.reason] : 'The camera moves over this link.'}
+        </p>
+      )}
+      {value.cameraFollows === 'ignored' ? (
+        <p class="error" role="alert" data-camera-follows="ignored">
+          The game did not move the camera after the last cut: this game build may not take the command.
+          Switch to Suggest.
+        </p>
+      ) : null}
+      <form
+        class="row"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <Field label="Console address (IP)">
+          <input
+            value={host.value}
+            onInput={(e) => {
+              host.value = e.currentTarget.value;
+            }}
+            spellcheck={false}
+            autocomplete="off"
+            data-setting="observer-host"
+          />
+        </Field>
+        <Field label="Port">
+          <input
+            value={port.value}
+            inputMode="numeric"
+            size={6}
+            onInput={(e) => {
+              port.value = e.currentTarget.value;
+            }}
+            data-setting="observer-port"
+          />
+        </Field>
+        <button
+          type="submit"
+          class="btn btn--primary"
+          aria-busy={command.busy.value}
+          data-action="observer-console"
+        >
+          Save address
+        </button>
+      </form>
+      {saved.value ? <p class="muted small">Address saved.</p> : null}
+      <ErrorText message={command.error.value} />
+      <p class="muted small">
+        Start CS2 with <code>-netconport {link.port}</code> (on Windows add <code>-tools</code>). Only this
+        machine or the local network.
+      </p>
+    </Card>
+  );
+}
+
+function SuggestionCard({ value, now }: { value: Observer; now: number }) {
+  const suggestion = value.suggestion;
+  return (
+    <Card title="Suggestion" hook="observer-suggestion">
+      {suggestion ? (
+        <div class="suggestion" data-suggestion-slot={suggestion.slot} data-side={suggestion.side}>
+          <kbd class="suggestion__key" aria-label={`Key ${suggestion.slot}`}>
+            {suggestion.slot}
+          </kbd>
+          <div>
+            <p class="suggestion__name">{suggestion.name}</p>
+            <p data-suggestion-reason={suggestion.reason}>{reasonWords(suggestion)}</p>
+            <p class="muted small">
+              {sideWords(suggestion.side)} · since {agoWords(suggestion.since, now, serverClockOffset.value)}
+              {value.holdingUntil !== null ? ' · the camera stays on the death' : ''}
+            </p>
+          </div>
+        </div>
+      ) : (
+        <p class="empty">
+          {value.state === 'disabled'
+            ? 'The observer is off.'
+            : 'No suggestion yet: waiting for game data with players.'}
+        </p>
+      )}
+      <p class="muted small">For the person at the observer PC (signed in like this app):</p>
+      <ul class="address-list">
+        <Address
+          url={`${window.location.origin}/observer`}
+          hook={{ 'data-address': 'observer-page' }}
+          what="the observer page"
+        />
+      </ul>
+    </Card>
+  );
+}
+
+function Cuts({ value, now }: { value: Observer; now: number }) {
+  const cuts = [...value.cuts].reverse();
+  return (
+    <Card title="Last cuts" hook="observer-cuts" wide>
+      {cuts.length === 0 ? (
+        <p class="empty">No cut yet.</p>
+      ) : (
+        <table class="table">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Key</th>
+              <th scope="col">Player</th>
+              <th scope="col">Why</th>
+              <th scope="col">To the game</th>
+            </tr>
+          </thead>
+          <tbody>
+            {cuts.map((cut) => (
+              <tr data-cut-slot={cut.slot} data-cut-sent={cut.sent ? 'yes' : 'no'}>
+                <td>{agoWords(cut.at, now, serverClockOffset.value)}</td>
+                <td>
+                  <kbd>{cut.slot}</kbd>
+                </td>
+                <td>{cut.name}</td>
+                <td>{reasonWords(cut)}</td>
+                <td>{cut.sent ? 'Sent' : '–'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+}
+
+export function ObserverView() {
+  const value = observer.value;
+  const now = useNow();
+  if (!value) return <p class="empty">Waiting for the server…</p>;
+  return (
+    <div class="grid" data-observer-view>
+      <Mode value={value} />
+      <Link value={value} />
+      <SuggestionCard value={value} now={now} />
+      <Cuts value={value} now={now} />
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * The automatic observer as a client sees it: GET /api/observer, the `observer` event and the
+ * `observer` part of hello's snapshot (docs/observer.md, docs/api.md). Built by observerViewOf
+ * (src/core/views.ts) from the observer actor; times are the service's clock in ms since the epoch.
+ */
+import type { Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import type { CameraFollow, LinkReason } from '../../machines/observer.machine.ts';
+import { REASONS } from '../../machines/observer-director.ts';
+import { ObserverModeSchema, OneOf } from './schemas.ts';
+
+export const OBSERVER_LINK_REASONS = [
+  'not_auto',
+  'refused',
+  'unreachable',
+  'timeout',
+  'address_refused',
+  'closed',
+] as const satisfies readonly LinkReason[];
+
+const CAMERA_FOLLOWS = ['pending', 'following', 'ignored'] as const satisfies readonly CameraFollow[];
+
+export const OBSERVER_CONNECTIONS = ['off', 'connecting', 'connected', 'disconnected'] as const;
+
+const Slot = Type.Integer({
+  minimum: 0,
+  maximum: 9,
+  description: 'HUD slot: the number key to press (1 to 9, then 0)',
+});
+const Reason = OneOf(REASONS, { description: 'Why this player is worth watching (docs/observer.md)' });
+
+export const ObserverSuggestionSchema = Type.Object(
+  {
+    slot: Slot,
+    name: Type.String({ description: 'As the game reports it: free text, never sent to the game' }),
+    steamid: Type.String(),
+    side: OneOf(['CT', 'T'] as const),
+    reason: Reason,
+    text: Type.String({ description: 'The reason in words, for the operator' }),
+    since: Type.Number({ description: 'When this player became the suggestion (ms since the epoch)' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ObserverCutSchema = Type.Object(
+  {
+    slot: Slot,
+    name: Type.String(),
+    steamid: Type.String(),
+    reason: Reason,
+    text: Type.String(),
+    at: Type.Number({ description: 'When the director cut to this player (ms since the epoch)' }),
+    sent: Type.Boolean({ description: 'The cut went to the game (auto mode, console connected)' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ObserverViewSchema = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    mode: ObserverModeSchema,
+    cinematicEnabled: Type.Boolean(),
+    subscriptionActive: Type.Boolean({
+      description: 'Enabling needs it: the operator app switches it in Integrations > Observer',
+    }),
+    state: OneOf(['disabled', 'suggest', 'auto'] as const, {
+      description: 'What runs now: disabled also while enabled without an active subscription',
+    }),
+    blockedBy: Type.Union([Type.Literal('no_subscription'), Type.Null()], {
+      description: 'Why an enabled observer does not run',
+    }),
+    link: Type.Object(
+      {
+        connection: OneOf(OBSERVER_CONNECTIONS, {
+          description:
+            'The link to the game console: off (not auto mode: the game is never touched), connecting, connected, disconnected (retrying)',
+        }),
+        address: Type.String({ description: 'host:port of the game console ([v6]:port for IPv6)' }),
+        host: Type.String(),
+        port: Type.Integer({ minimum: 1, maximum: 65_535 }),
+        reason: Type.Union([OneOf(OBSERVER_LINK_REASONS), Type.Null()], {
+          description:
+            'Why it is not connected: not_auto, refused (nothing listens: is the game started with -netconport?), unreachable, timeout, address_refused, closed',
+        }),
+        message: Type.Union([Type.String(), Type.Null()], { description: 'The last failure, in words' }),
+      },
+      { additionalProperties: false },
+    ),
+    cameraFollows: Type.Union([OneOf(CAMERA_FOLLOWS), Type.Null()], {
+      description:
+        'Auto mode: whether the game camera followed the last cut (ignored: this build does not take it)',
+    }),
+    suggestion: Type.Union([ObserverSuggestionSchema, Type.Null()]),
+    holdingUntil: Type.Union([Type.Number(), Type.Null()], {
+      description: 'Cinematic freeze camera: the camera stays on a death until then',
+    }),
+    lastCut: Type.Union([ObserverCutSchema, Type.Null()]),
+    cuts: Type.Array(ObserverCutSchema, { maxItems: 8, description: 'The last cuts, oldest first' }),
+  },
+  { additionalProperties: false },
+);
+export type ObserverView = Static<typeof ObserverViewSchema>;
+
+/** POST /api/actions/set_observer_console's payload, and the address part of the saved state. */
+export const NetconAddressSchema = Type.Object(
+  {
+    host: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description:
+        'IP address of the PC running the game: loopback or the local network (127.0.0.1, 192.168.1.20)',
+    }),
+    port: Type.Integer({ minimum: 1, maximum: 65_535, description: "The game's -netconport" }),
+  },
+  { additionalProperties: false },
+);
