@@ -1,0 +1,209 @@
+/**
+ * Boolean feedbacks: what the server says, on the button's face. Each reads the snapshot the
+ * WebSocket keeps current; `command_refused` flashes a button whose command the server refused.
+ */
+import { type CompanionFeedbackDefinitions, combineRgb } from '@companion-module/base';
+import { observerOf, type Snapshot } from './hud-state.ts';
+import { OBSERVER_MODES, PANELS, POOL_SIZE, SCENES, SERIES_MAPS } from './vocabulary.ts';
+
+export const COLORS = {
+  white: combineRgb(255, 255, 255),
+  black: combineRgb(0, 0, 0),
+  idle: combineRgb(38, 38, 38),
+  green: combineRgb(0, 150, 60),
+  red: combineRgb(200, 0, 0),
+  amber: combineRgb(230, 150, 0),
+  blue: combineRgb(0, 90, 200),
+  orange: combineRgb(225, 100, 0),
+  purple: combineRgb(120, 60, 180),
+  grey: combineRgb(90, 90, 90),
+  refused: combineRgb(255, 0, 60),
+} as const;
+
+export const OBSERVER_LINK_STATES = ['connected', 'connecting', 'disconnected', 'off'] as const;
+
+/** What a feedback reads besides the snapshot. */
+export interface FeedbackSources {
+  snapshot(): Snapshot | undefined;
+  connected(): boolean;
+  /** Whether the button's command was refused and its flash is in the "on" phase now. */
+  refusedFlash(controlId: string): boolean;
+}
+
+const choices = (values: readonly (string | number)[]) =>
+  values.map((value) => ({ id: String(value), label: String(value) }));
+
+export function feedbackDefinitions(sources: FeedbackSources): CompanionFeedbackDefinitions {
+  const read = <T>(pick: (snapshot: Snapshot) => T, fallback: T): T => {
+    const snapshot = sources.snapshot();
+    return snapshot ? pick(snapshot) : fallback;
+  };
+  const on = (bgcolor: number) => ({ bgcolor, color: COLORS.white });
+  return {
+    panel_visible: {
+      type: 'boolean',
+      name: 'Panel visible',
+      description: 'The HUD panel is shown',
+      defaultStyle: on(COLORS.green),
+      options: [
+        { type: 'dropdown', id: 'panel', label: 'Panel', choices: choices(PANELS), default: 'scoreboard' },
+      ],
+      callback: ({ options }) =>
+        read((s) => s.state[`${options.panel}Visible` as 'scoreboardVisible'] === true, false),
+    },
+    overlay_open: {
+      type: 'boolean',
+      name: 'Overlay window open',
+      description: 'The HUD overlay window is open',
+      defaultStyle: on(COLORS.green),
+      options: [],
+      callback: () => read((s) => s.state.hudWindowOpen === true, false),
+    },
+    scene_shown: {
+      type: 'boolean',
+      name: 'Scene shown',
+      description: 'The scene window shows this scene (any: a scene is shown)',
+      defaultStyle: on(COLORS.amber),
+      options: [
+        {
+          type: 'dropdown',
+          id: 'scene',
+          label: 'Scene',
+          choices: choices(['any', ...SCENES]),
+          default: 'any',
+        },
+      ],
+      callback: ({ options }) =>
+        read((s) => {
+          const shown = s.state.senScene ?? null;
+          return options.scene === 'any' ? shown !== null : shown === options.scene;
+        }, false),
+    },
+    obs_connected: {
+      type: 'boolean',
+      name: 'OBS connected',
+      description: 'hud-automation is connected to OBS',
+      defaultStyle: on(COLORS.green),
+      options: [],
+      callback: () => read((s) => s.state.obs?.connection === 'connected', false),
+    },
+    replay_buffer_active: {
+      type: 'boolean',
+      name: 'Replay buffer active',
+      description: "OBS's replay buffer is running (save_replay works)",
+      defaultStyle: on(COLORS.red),
+      options: [],
+      callback: () => read((s) => s.state.obs?.replayBufferActive === true, false),
+    },
+    veto_next_step: {
+      type: 'boolean',
+      name: 'Veto: next step',
+      description: 'A veto session waits for this team to ban or pick',
+      defaultStyle: on(COLORS.blue),
+      options: [
+        { type: 'dropdown', id: 'team', label: 'Team', choices: choices(['A', 'B', 'any']), default: 'A' },
+        {
+          type: 'dropdown',
+          id: 'step',
+          label: 'Step',
+          choices: choices(['ban', 'pick', 'any']),
+          default: 'any',
+        },
+      ],
+      callback: ({ options }) =>
+        read((s) => {
+          const next = s.veto.active && !s.veto.complete ? s.veto.nextStep : null;
+          if (!next) return false;
+          return (
+            (options.team === 'any' || next.team === options.team) &&
+            (options.step === 'any' || next.type === options.step)
+          );
+        }, false),
+    },
+    veto_map_available: {
+      type: 'boolean',
+      name: 'Veto: remaining map',
+      description: 'A running veto has a remaining map at this position (the order of veto_remaining_N)',
+      defaultStyle: on(COLORS.grey),
+      options: [{ type: 'number', id: 'position', label: 'Position', min: 1, max: POOL_SIZE, default: 1 }],
+      callback: ({ options }) =>
+        read(
+          (s) =>
+            s.veto.active &&
+            !s.veto.complete &&
+            (s.veto.remainingMaps?.length ?? 0) >= Number(options.position),
+          false,
+        ),
+    },
+    map_finished: {
+      type: 'boolean',
+      name: 'Series map finished',
+      description: 'The map at this position of the series is finished',
+      defaultStyle: on(COLORS.purple),
+      options: [{ type: 'number', id: 'map', label: 'Map (1 to 5)', min: 1, max: SERIES_MAPS, default: 1 }],
+      callback: ({ options }) =>
+        read((s) => s.match.maps.some((map) => map.number === Number(options.map) && map.finished), false),
+    },
+    observer_enabled: {
+      type: 'boolean',
+      name: 'Observer on',
+      description: 'The smart observer is enabled',
+      defaultStyle: on(COLORS.green),
+      options: [],
+      callback: () => read((s) => observerOf(s).enabled === true, false),
+    },
+    observer_mode: {
+      type: 'boolean',
+      name: 'Observer mode',
+      description: 'The smart observer is enabled in this mode',
+      defaultStyle: on(COLORS.green),
+      options: [
+        {
+          type: 'dropdown',
+          id: 'mode',
+          label: 'Mode',
+          choices: choices(OBSERVER_MODES),
+          default: OBSERVER_MODES[0] ?? 'auto',
+        },
+      ],
+      callback: ({ options }) =>
+        read((s) => {
+          const observer = observerOf(s);
+          return observer.enabled === true && observer.mode === options.mode;
+        }, false),
+    },
+    observer_link: {
+      type: 'boolean',
+      name: 'Observer link',
+      description:
+        "The observer's link to the game is in this state (false until the server reports the link)",
+      defaultStyle: on(COLORS.green),
+      options: [
+        {
+          type: 'dropdown',
+          id: 'state',
+          label: 'State',
+          choices: choices(OBSERVER_LINK_STATES),
+          default: 'connected',
+        },
+      ],
+      callback: ({ options }) => read((s) => s.observer?.link?.connection === options.state, false),
+    },
+    connected: {
+      type: 'boolean',
+      name: 'Connected to hud-automation',
+      description: 'The module is connected and up to date',
+      defaultStyle: on(COLORS.green),
+      options: [],
+      callback: () => sources.connected(),
+    },
+    command_refused: {
+      type: 'boolean',
+      name: 'Command refused (flash)',
+      description: "Flashes for 2 s when the server refused this button's command (the log says why)",
+      defaultStyle: { bgcolor: COLORS.refused, color: COLORS.white },
+      options: [],
+      callback: ({ controlId }) => sources.refusedFlash(controlId),
+    },
+  };
+}

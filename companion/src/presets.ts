@@ -1,0 +1,242 @@
+/**
+ * The show page: ready buttons for panels, the veto reveal, scenes, the replay, the veto with its
+ * remaining maps and the observer. Every button's colour comes from a feedback, and every button
+ * that sends a command flashes when the server refuses it.
+ */
+import type {
+  CompanionButtonPresetDefinition,
+  CompanionPresetDefinitions,
+  CompanionPresetFeedback,
+} from '@companion-module/base';
+import { optionsFor } from './catalogue.ts';
+import { COLORS } from './feedbacks.ts';
+import { OBSERVER_MODES, SCENES } from './vocabulary.ts';
+
+const VETO_MAP_BUTTONS = 7;
+
+interface ButtonSpec {
+  category: string;
+  name: string;
+  text: string;
+  /** The command and the options that differ from its defaults; none for a display button. */
+  command?: { id: string; options?: Record<string, string | number | boolean> };
+  feedbacks?: CompanionPresetFeedback[];
+  bgcolor?: number;
+}
+
+const lit = (feedbackId: string, bgcolor: number, options: Record<string, string | number> = {}) => ({
+  feedbackId,
+  options,
+  style: { bgcolor, color: COLORS.white },
+});
+
+const SCENE_WORDS: Record<string, string> = {
+  versus: 'VERSUS',
+  talents: 'TALENTS',
+  sponsors: 'SPONSORS',
+  mapRecap: 'MAP\\nRECAP',
+};
+
+/** The page, in the order Companion lists it (and the screenshot draws it). */
+export function buttonSpecs(label: string): ButtonSpec[] {
+  const v = (id: string) => `$(${label}:${id})`;
+  return [
+    // Panels
+    ...(['scoreboard', 'veto', 'stats'] as const).map((panel) => ({
+      category: 'Panels',
+      name: `Toggle ${panel}`,
+      text: panel === 'scoreboard' ? 'SCORE\\nBOARD' : panel.toUpperCase(),
+      command: { id: `toggle_${panel}` },
+      feedbacks: [lit('panel_visible', COLORS.green, { panel })],
+    })),
+    {
+      category: 'Panels',
+      name: 'Toggle overlay window',
+      text: 'OVERLAY',
+      command: { id: 'toggle_overlay' },
+      feedbacks: [lit('overlay_open', COLORS.green)],
+    },
+    // Veto reveal
+    ...(
+      [
+        ['next', 'REVEAL\\nNEXT'],
+        ['prev', 'REVEAL\\nPREV'],
+        ['all', 'REVEAL\\nALL'],
+        ['reset', 'REVEAL\\nRESET'],
+      ] as const
+    ).map(([mode, text]) => ({
+      category: 'Veto reveal',
+      name: `Reveal ${mode}`,
+      text: `${text}\\n${v('veto_revealed')}/${v('veto_total')}`,
+      command: { id: 'veto_reveal', options: { mode } },
+      feedbacks: [lit('panel_visible', COLORS.blue, { panel: 'veto' })],
+    })),
+    // Scenes
+    ...SCENES.map((scene) => ({
+      category: 'Scenes',
+      name: `Show ${scene}`,
+      text: SCENE_WORDS[scene] ?? scene.toUpperCase(),
+      command: { id: 'show_sen_scene', options: { scene } },
+      feedbacks: [lit('scene_shown', COLORS.amber, { scene })],
+    })),
+    {
+      category: 'Scenes',
+      name: 'Hide scene',
+      text: 'HIDE\\nSCENE',
+      command: { id: 'hide_sen_scene' },
+      feedbacks: [lit('scene_shown', COLORS.red, { scene: 'any' })],
+    },
+    // Replay
+    {
+      category: 'Replay',
+      name: 'Save replay',
+      text: 'SAVE\\nREPLAY',
+      command: { id: 'save_replay' },
+      feedbacks: [lit('obs_connected', COLORS.grey), lit('replay_buffer_active', COLORS.red)],
+    },
+    {
+      category: 'Replay',
+      name: 'OBS status',
+      text: 'OBS',
+      feedbacks: [lit('obs_connected', COLORS.green)],
+    },
+    // Veto
+    {
+      category: 'Veto',
+      name: 'Next step',
+      text: v('veto_next'),
+      feedbacks: [
+        lit('veto_next_step', COLORS.blue, { team: 'A', step: 'any' }),
+        lit('veto_next_step', COLORS.orange, { team: 'B', step: 'any' }),
+      ],
+    },
+    ...Array.from({ length: VETO_MAP_BUTTONS }, (_, index) => {
+      const position = index + 1;
+      return {
+        category: 'Veto',
+        name: `Remaining map ${position}`,
+        text: v(`veto_remaining_${position}`),
+        command: { id: 'veto_select', options: { map: v(`veto_remaining_${position}`) } },
+        feedbacks: [
+          lit('veto_next_step', COLORS.red, { team: 'any', step: 'ban' }),
+          lit('veto_next_step', COLORS.green, { team: 'any', step: 'pick' }),
+          { ...lit('veto_map_available', COLORS.black, { position }), isInverted: true },
+        ],
+      };
+    }),
+    {
+      category: 'Veto',
+      name: 'Undo',
+      text: 'VETO\\nUNDO',
+      command: { id: 'veto_undo' },
+      feedbacks: [lit('veto_next_step', COLORS.grey, { team: 'any', step: 'any' })],
+    },
+    {
+      category: 'Veto',
+      name: 'Cancel',
+      text: 'VETO\\nCANCEL',
+      command: { id: 'veto_cancel' },
+      feedbacks: [lit('veto_next_step', COLORS.grey, { team: 'any', step: 'any' })],
+    },
+    // Observer
+    ...OBSERVER_MODES.map((mode) => ({
+      category: 'Observer',
+      name: `Observer ${mode}`,
+      text: `OBSERVER\\n${mode.toUpperCase()}`,
+      command: { id: 'set_smart_observer', options: { enabled: 'true', mode } },
+      feedbacks: [lit('observer_mode', COLORS.green, { mode })],
+    })),
+    {
+      category: 'Observer',
+      name: 'Observer off',
+      text: 'OBSERVER\\nOFF',
+      command: { id: 'set_smart_observer', options: { enabled: 'false' } },
+      feedbacks: [{ ...lit('observer_enabled', COLORS.red), isInverted: true }],
+    },
+    {
+      category: 'Observer',
+      name: 'Observer link',
+      text: `LINK\\n${v('observer_link')}`,
+      feedbacks: [
+        lit('observer_link', COLORS.green, { state: 'connected' }),
+        lit('observer_link', COLORS.amber, { state: 'connecting' }),
+        lit('observer_link', COLORS.red, { state: 'disconnected' }),
+      ],
+    },
+    {
+      category: 'Observer',
+      name: 'Suggested player',
+      text: `SUGGEST\\n${v('observer_suggestion')}`,
+      feedbacks: [lit('observer_mode', COLORS.purple, { mode: 'suggest' })],
+    },
+    {
+      category: 'Observer',
+      name: 'Observed player',
+      text: `ON AIR\\n${v('observed_name')}`,
+      feedbacks: [lit('connected', COLORS.idle)],
+    },
+    // Match
+    {
+      category: 'Match',
+      name: 'Team A',
+      text: `${v('team_a_short')}\\n${v('series_score_a')}`,
+      // In the team's colour while connected; grey when the score may be stale.
+      feedbacks: [lit('connected', COLORS.blue)],
+    },
+    {
+      category: 'Match',
+      name: 'Team B',
+      text: `${v('team_b_short')}\\n${v('series_score_b')}`,
+      feedbacks: [lit('connected', COLORS.orange)],
+    },
+    ...Array.from({ length: 5 }, (_, index) => ({
+      category: 'Match',
+      name: `Map ${index + 1}`,
+      text: `MAP ${index + 1}\\n${v(`map_${index + 1}_name`)}\\n${v(`map_${index + 1}_score`)}`,
+      feedbacks: [lit('map_finished', COLORS.purple, { map: index + 1 })],
+    })),
+    {
+      category: 'Match',
+      name: 'Connection',
+      text: `HUD\\n${v('connection_status')}`,
+      bgcolor: COLORS.red,
+      feedbacks: [lit('connected', COLORS.green)],
+    },
+  ];
+}
+
+export function presetDefinitions(label: string): CompanionPresetDefinitions {
+  const presets: CompanionPresetDefinitions = {};
+  buttonSpecs(label).forEach((spec, index) => {
+    const down = spec.command
+      ? [{ actionId: spec.command.id, options: optionsFor(spec.command.id, spec.command.options) }]
+      : [];
+    const preset: CompanionButtonPresetDefinition = {
+      type: 'button',
+      category: spec.category,
+      name: spec.name,
+      style: {
+        text: spec.text,
+        size: 'auto',
+        color: COLORS.white,
+        bgcolor: spec.bgcolor ?? COLORS.idle,
+      },
+      steps: [{ down, up: [] }],
+      feedbacks: [
+        ...(spec.feedbacks ?? []),
+        ...(spec.command
+          ? [
+              {
+                feedbackId: 'command_refused',
+                options: {},
+                style: { bgcolor: COLORS.refused, color: COLORS.white },
+              },
+            ]
+          : []),
+      ],
+    };
+    presets[`p${String(index + 1).padStart(2, '0')}_${spec.name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`] =
+      preset;
+  });
+  return presets;
+}
