@@ -44,7 +44,7 @@ import type { ServerPorts } from './persistence/data-dir-lock.ts';
 import { DataDirLock } from './persistence/data-dir-lock.ts';
 import { reasonOf } from './persistence/errno-words.ts';
 import type { LiveHost } from './persistence/saved-input.ts';
-import { hudInputFrom, savedStateBuilder } from './persistence/saved-input.ts';
+import { hudInputFrom, savedStateSource } from './persistence/saved-input.ts';
 import { STORAGE_OK, StateStore } from './persistence/state-store.ts';
 import type { StoreFiles } from './persistence/store-files.ts';
 import { realFiles } from './persistence/store-files.ts';
@@ -175,10 +175,9 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   let stopObsLog = logObsConnection(hud.actor('obs'), logger);
   let stopSubscription = observerFollowsSubscription(hud);
   const hub = new StateHub(hud, saved?.revision ?? 0, STORAGE_OK);
-  const savedStateOf = savedStateBuilder(saved?.observer?.netcon ?? OBSERVER_DEFAULTS.netcon, netconOverride);
   try {
     await store.start({
-      collect: () => savedStateOf(hub.snapshots(), hub.revision, settings.saved()),
+      collect: savedStateSource(hub, settings, saved?.observer?.netcon ?? OBSERVER_DEFAULTS.netcon, netconOverride),
       // A write failed: the actors start again from the last saved state, which clients see as one
       // more revision, so nothing unsaved stays in memory as if it had been acknowledged.
       rollback(durable) {

@@ -15,7 +15,9 @@ import { PRODUCTION_DEFAULTS } from '../../machines/production.machine.ts';
 import type { HudInput } from '../../machines/supervisor.machine.ts';
 import { REVEAL_DEFAULTS } from '../../machines/veto-reveal.machine.ts';
 import type { Snapshots } from '../core/hud-system.ts';
+import type { StateReads } from '../core/state-hub.ts';
 import type { Settings } from '../protocol/settings.ts';
+import type { SettingsOwner } from '../settings/settings-owner.ts';
 import type { LoadedState, SavedState } from './saved-state.ts';
 import { SAVED_STATE_VERSION } from './saved-state.ts';
 
@@ -131,4 +133,18 @@ export function savedStateBuilder(
       observer: observer.part,
     };
   };
+}
+
+/**
+ * What the store saves, read from where the state lives: the hub's snapshots and revision, and the
+ * saved settings. The store calls it when it writes; nothing climbs back up to the wiring.
+ */
+export function savedStateSource(
+  hub: Pick<StateReads, 'snapshots' | 'revision'>,
+  settings: Pick<SettingsOwner, 'saved'>,
+  savedNetcon: NetconAddress,
+  netconOverride: NetconAddress | null,
+): () => SavedState {
+  const savedStateOf = savedStateBuilder(savedNetcon, netconOverride);
+  return () => savedStateOf(hub.snapshots(), hub.revision, settings.saved());
 }
