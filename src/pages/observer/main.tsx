@@ -18,6 +18,7 @@ import {
   stateWords,
 } from '../common/observer-words.ts';
 import { connectionStatus, observer } from '../common/store.ts';
+import { useNow } from '../common/use-now.ts';
 import { api } from '../operator/api.ts';
 import { ErrorText } from '../operator/ui.tsx';
 
@@ -78,20 +79,9 @@ function SignIn() {
   );
 }
 
-function useNow(): number {
-  const now = useSignal(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => {
-      now.value = Date.now();
-    }, 250);
-    return () => clearInterval(timer);
-  }, []);
-  return now.value;
-}
-
 function Watch() {
   const value = observer.value;
-  const now = useNow();
+  const now = useNow(250);
   const link = connectionStatus.value;
   if (!value) {
     return (

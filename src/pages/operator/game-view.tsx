@@ -8,6 +8,7 @@ import { useEffect } from 'preact/hooks';
 import type { GameSetup } from '../../protocol/index.ts';
 import { gameLive, gameStatus, serverClockOffset } from '../common/game-store.ts';
 import { match, panelStatus, state } from '../common/store.ts';
+import { useNow } from '../common/use-now.ts';
 import { request } from './api.ts';
 import { Card, CommandButton, CopyButton, ErrorText, Switch } from './ui.tsx';
 
@@ -18,21 +19,9 @@ const INSTALL_STATE = {
   unreadable: 'present but not a readable cfg file: install again',
 } as const;
 
-/** Ticks every 100 ms while mounted, so "last frame … ago" counts up between messages. */
-function useNow(): number {
-  const now = useSignal(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => {
-      now.value = Date.now();
-    }, 100);
-    return () => clearInterval(timer);
-  }, []);
-  return now.value;
-}
-
 function Receiving() {
   const status = gameStatus.value;
-  const now = useNow();
+  const now = useNow(100);
   if (!status) return <p class="muted">Waiting for the server…</p>;
   const ago =
     status.lastFrameAt === null

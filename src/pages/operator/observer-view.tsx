@@ -5,7 +5,6 @@
  * subscription switch).
  */
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
 import type { ObserverView as Observer } from '../../protocol/index.ts';
 import { ObserverModeSchema } from '../../protocol/index.ts';
 import { serverClockOffset } from '../common/game-store.ts';
@@ -18,22 +17,11 @@ import {
   stateWords,
 } from '../common/observer-words.ts';
 import { observer } from '../common/store.ts';
+import { useNow } from '../common/use-now.ts';
 import { request } from './api.ts';
 import { Address, Card, ErrorText, Field, literals, Switch, useCommand, useDraft } from './ui.tsx';
 
 const MODES = literals(ObserverModeSchema);
-
-/** Ticks every second while mounted, so "… ago" counts up between events. */
-function useNow(): number {
-  const now = useSignal(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => {
-      now.value = Date.now();
-    }, 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now.value;
-}
 
 function Subscription({ value }: { value: Observer }) {
   const busy = useSignal(false);
@@ -270,7 +258,7 @@ function Cuts({ value, now }: { value: Observer; now: number }) {
 
 export function ObserverView() {
   const value = observer.value;
-  const now = useNow();
+  const now = useNow(1000);
   if (!value) return <p class="empty">Waiting for the server…</p>;
   return (
     <div class="grid" data-observer-view>
