@@ -1,7 +1,7 @@
 /**
  * The performance bench (issue 6): `npm run bench` for the full run, `npm run bench -- --quick`
  * for a few seconds per part (CI runs it so the scripts keep working; it checks the exit code,
- * not the figures). Options: --only startup,http,latency,ws,memory,operator,overlay,game  --profile (node --cpu-prof
+ * not the figures). Options: --only startup,http,latency,ws,memory,operator,overlay,game,observer  --profile (node --cpu-prof
  * on every server under test; profiles and their summaries go to bench/results/profiles/).
  * The method behind each figure: docs/performance.md.
  */
@@ -18,13 +18,24 @@ import { eventLatency } from './parts/event-latency.ts';
 import { gameData } from './parts/game-data.ts';
 import { httpThroughput } from './parts/http-throughput.ts';
 import { memory } from './parts/memory.ts';
+import { observer } from './parts/observer.ts';
 import { operatorClick } from './parts/operator-click.ts';
 import { overlayLatency } from './parts/overlay-latency.ts';
 import { startup } from './parts/startup.ts';
 import { wsTriggers } from './parts/ws-triggers.ts';
 import { summarizeProfile } from './profile-summary.ts';
 
-const PARTS = ['startup', 'http', 'latency', 'ws', 'memory', 'operator', 'overlay', 'game'] as const;
+const PARTS = [
+  'startup',
+  'http',
+  'latency',
+  'ws',
+  'memory',
+  'operator',
+  'overlay',
+  'game',
+  'observer',
+] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -73,6 +84,7 @@ const parts: Record<Part, () => Promise<void>> = {
   operator: async () => void rows.push(...(await operatorClick(context))),
   overlay: async () => void rows.push(...(await overlayLatency(context))),
   game: async () => void rows.push(...(await gameData(context))),
+  observer: async () => void rows.push(...(await observer(context))),
 };
 let broken = 0;
 for (const part of PARTS) {

@@ -123,6 +123,8 @@ export interface StartOptions {
   port?: number;
   /** Extra node options, e.g. --cpu-prof. */
   nodeOptions?: string[];
+  /** Extra flags of `serve` for the hud server, e.g. --subscription. */
+  serveFlags?: string[];
 }
 
 /** Starts the real CLI (`serve --headless --no-obs --log-level warn`), the bare or the floor server, and waits for /health. */
@@ -147,6 +149,7 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
           dataDir,
           '--log-level',
           'warn',
+          ...(options.serveFlags ?? []),
         ]
       : [...options.runtime[options.kind], '--port', String(port)];
   const spawnedAt = process.hrtime.bigint();
