@@ -92,7 +92,12 @@ export function savedStateBuilder(
     }
     return entry.part as T;
   };
-  let panels: { parts: PanelInput[]; part: SavedState['panels'] } | null = null;
+  // The panels part: one saved panel per snapshot, rebuilt only when a panel's snapshot changed. A
+  // loop over arrays, not a part per panel through partOf: the store collects on every group commit,
+  // and a toggle changes nothing else (issue 18).
+  const panelFrom: unknown[] = PANEL_IDS.map(() => null);
+  const panelParts: PanelInput[] = [];
+  let panels: SavedState['panels'] | null = null;
   let written = savedNetcon;
   let observer: { from: readonly unknown[]; part: NonNullable<SavedState['observer']> } | null = null;
   return (snapshots, revision, settings) => {
@@ -102,21 +107,25 @@ export function savedStateBuilder(
     if (!observer || observer.from[0] !== observerSettings || observer.from[1] !== written) {
       observer = { from: [observerSettings, written], part: { settings: observerSettings, netcon: written } };
     }
-    const parts = PANEL_IDS.map((key) =>
-      partOf(key, snapshots[key], () => ({
-        visible: panelVisibility(snapshots[key]),
-        hideAt: snapshots[key].context.hideAt,
-      })),
-    );
-    if (!panels || parts.some((part, i) => part !== panels?.parts[i])) {
-      const part = Object.fromEntries(PANEL_IDS.map((key, i) => [key, parts[i]])) as SavedState['panels'];
-      panels = { parts, part };
+    let panelChanged = panels === null;
+    for (let i = 0; i < PANEL_IDS.length; i++) {
+      const snapshot = snapshots[PANEL_IDS[i] as PanelId];
+      if (panelFrom[i] === snapshot) continue;
+      panelFrom[i] = snapshot;
+      panelParts[i] = { visible: panelVisibility(snapshot), hideAt: snapshot.context.hideAt };
+      panelChanged = true;
+    }
+    if (panelChanged) {
+      const part: Partial<SavedState['panels']> = {};
+      for (let i = 0; i < PANEL_IDS.length; i++) part[PANEL_IDS[i] as PanelId] = panelParts[i];
+      panels = part as SavedState['panels'];
     }
     const host = snapshots.host.context;
     const vetoSession = snapshots.vetoSession.context;
     return {
       version: SAVED_STATE_VERSION,
-      savedAt: new Date().toISOString(),
+      // Stamped by the store when it writes this document (state-store.ts, stamp).
+      savedAt: '',
       revision,
       settings,
       host: partOf('host', host, () => ({
@@ -128,7 +137,7 @@ export function savedStateBuilder(
       vetoSession: partOf('vetoSession', vetoSession, () => ({ session: vetoSession.session })),
       vetoReveal: snapshots.vetoReveal.context,
       sceneWindow: snapshots.sceneWindow.context,
-      panels: panels.part,
+      panels: panels as SavedState['panels'],
       production: snapshots.production.context,
       observer: observer.part,
     };
