@@ -177,7 +177,12 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const hub = new StateHub(hud, saved?.revision ?? 0, STORAGE_OK);
   try {
     await store.start({
-      collect: savedStateSource(hub, settings, saved?.observer?.netcon ?? OBSERVER_DEFAULTS.netcon, netconOverride),
+      collect: savedStateSource(
+        hub,
+        settings,
+        saved?.observer?.netcon ?? OBSERVER_DEFAULTS.netcon,
+        netconOverride,
+      ),
       // A write failed: the actors start again from the last saved state, which clients see as one
       // more revision, so nothing unsaved stays in memory as if it had been acknowledged.
       rollback(durable) {
@@ -289,7 +294,13 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
  * observer follows it, as it starts and on every change: enabling the observer waits for one.
  */
 function observerFollowsSubscription(hud: HudSystem): () => void {
-  const follow = (active: boolean) => hud.send('observer', { type: 'observer.subscription', active });
+  // The host's subscribers hear every host event (two a game frame): only a change is passed on.
+  let last: boolean | null = null;
+  const follow = (active: boolean) => {
+    if (active === last) return;
+    last = active;
+    hud.send('observer', { type: 'observer.subscription', active });
+  };
   follow(hud.snapshot('host').context.subscriptionActive);
   const subscription = hud.actor('host').subscribe((snapshot) => follow(snapshot.context.subscriptionActive));
   return () => subscription.unsubscribe();
