@@ -46,6 +46,7 @@ const runtime: Runtime = values.tsx
       cli: ['--import', 'tsx', join(ROOT, 'src/cli.ts')],
       bare: [join(ROOT, 'bench/bare-server.mjs')],
       floor: [join(ROOT, 'bench/floor-server.mjs')],
+      showFloor: [join(ROOT, 'bench/show-floor-server.mjs')],
     }
   : chooseRuntime();
 const OUT = join(ROOT, 'bench/results/profiles/routes');

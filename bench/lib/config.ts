@@ -19,6 +19,18 @@ export interface BenchConfig {
   startup: { starts: number };
   /** Commands until the HUD pages' DOM shows them (Chromium), one at a time. */
   overlay: { commands: number; pauseMs: number };
+  /**
+   * A live match (issue 23): seconds of nothing happening (page and surfaces connected), of warm-up
+   * and of the measured show; `idleAfter`: the idle stretch follows the show (once "receiving" has
+   * ended) instead of preceding it; `longMinutes`: a long show for RSS growth (0: none).
+   */
+  show: {
+    idleSeconds: number;
+    idleAfter: boolean;
+    warmupSeconds: number;
+    seconds: number;
+    longMinutes: number;
+  };
 }
 
 export const FULL: BenchConfig = {
@@ -33,6 +45,7 @@ export const FULL: BenchConfig = {
   memory: { clients: 1_000, warmupCommands: 20_000, commands: 1_000_000, connections: 50, maxSeconds: 360 },
   startup: { starts: 9 },
   overlay: { commands: 500, pauseMs: 20 },
+  show: { idleSeconds: 30, idleAfter: true, warmupSeconds: 10, seconds: 40, longMinutes: 0 },
 };
 
 export const QUICK: BenchConfig = {
@@ -47,6 +60,7 @@ export const QUICK: BenchConfig = {
   memory: { clients: 1_000, warmupCommands: 5_000, commands: 20_000, connections: 50, maxSeconds: 60 },
   startup: { starts: 3 },
   overlay: { commands: 40, pauseMs: 20 },
+  show: { idleSeconds: 2, idleAfter: false, warmupSeconds: 1.5, seconds: 4, longMinutes: 0 },
 };
 
 /** What every part gets. */

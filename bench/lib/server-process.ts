@@ -19,6 +19,8 @@ export interface Runtime {
   bare: string[];
   /** node arguments that run the floor server (bench/floor-server.mjs), started the same way. */
   floor: string[];
+  /** node arguments that run the show's floor (bench/show-floor-server.mjs), started the same way. */
+  showFloor: string[];
 }
 
 /** Builds dist/ with `npm run build`; when that fails, runs the sources through tsx (and says so). */
@@ -27,8 +29,9 @@ export function chooseRuntime(): Runtime {
   const cli = join(ROOT, 'dist/cli.js');
   const bare = join(ROOT, 'bench/bare-server.mjs');
   const floor = join(ROOT, 'bench/floor-server.mjs');
+  const showFloor = join(ROOT, 'bench/show-floor-server.mjs');
   if (build.status === 0 && existsSync(cli))
-    return { kind: 'dist', cli: [cli], bare: [bare], floor: [floor] };
+    return { kind: 'dist', cli: [cli], bare: [bare], floor: [floor], showFloor: [showFloor] };
   process.stderr.write(
     `bench: npm run build failed, running the sources through tsx:\n${build.stdout}${build.stderr}\n`,
   );
@@ -37,6 +40,7 @@ export function chooseRuntime(): Runtime {
     cli: ['--import', 'tsx', join(ROOT, 'src/cli.ts')],
     bare: ['--import', 'tsx', bare],
     floor: ['--import', 'tsx', floor],
+    showFloor: ['--import', 'tsx', showFloor],
   };
 }
 
@@ -88,8 +92,11 @@ export async function waitForHealth(port: number, child: ChildProcess, timeoutMs
   }
 }
 
-/** The project's CLI, the bare route (the ceiling) or the floor (the least the design allows). */
-export type ServerKind = 'hud' | 'bare' | 'floor';
+/**
+ * The project's CLI, the bare route (the ceiling), the floor (the least the design allows for the
+ * routes) or the show's floor (the least it allows for a live match: bench/show-floor-server.mjs).
+ */
+export type ServerKind = 'hud' | 'bare' | 'floor' | 'showFloor';
 
 export interface ServerProcess {
   kind: ServerKind;
@@ -123,7 +130,7 @@ export interface StartOptions {
   port?: number;
   /** Extra node options, e.g. --cpu-prof. */
   nodeOptions?: string[];
-  /** Extra flags of `serve` for the hud server, e.g. --subscription. */
+  /** Extra flags of `serve` for the hud server (e.g. --subscription), or of the other servers. */
   serveFlags?: string[];
 }
 
@@ -151,7 +158,7 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
           'warn',
           ...(options.serveFlags ?? []),
         ]
-      : [...options.runtime[options.kind], '--port', String(port)];
+      : [...options.runtime[options.kind], '--port', String(port), ...(options.serveFlags ?? [])];
   const spawnedAt = process.hrtime.bigint();
   const child = track(
     spawn(process.execPath, [...(options.nodeOptions ?? []), ...args], {
