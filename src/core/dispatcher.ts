@@ -7,9 +7,7 @@ import { PUBLIC_CALLERS } from './caller.ts';
 import { coerceStrings, isPlainObject } from './coerce.ts';
 import type { CommandContext } from './commands/command.ts';
 import type { CommandRegistry } from './commands/registry.ts';
-import type { HudSystem } from './hud-system.ts';
 import { explainPayload } from './payload-errors.ts';
-import type { StateHub } from './state-hub.ts';
 import type { HudState } from './views.ts';
 
 export interface CommandAnswer {
@@ -57,16 +55,11 @@ export interface Catalogue {
  */
 export class Dispatcher {
   #commands = 0;
-  readonly #hud: HudSystem;
-  readonly #hub: StateHub;
 
   constructor(
     private readonly deps: CommandDeps,
     private readonly store: SaveBarrier,
-  ) {
-    this.#hud = deps.hud;
-    this.#hub = deps.hub;
-  }
+  ) {}
 
   /** Runs `action` of `catalogue` for `caller`: refused in the error envelope, or answered once saved. */
   async dispatch(catalogue: Catalogue, action: string, raw: unknown, caller: Caller): Promise<CommandAnswer> {
@@ -81,7 +74,7 @@ export class Dispatcher {
     // Tells one command's outcome apart from another's (an import's result): unique in this process.
     this.#commands++;
     const { deps } = this;
-    const hub = this.#hub;
+    const { hub } = deps;
     // A literal of a fixed shape, not a spread of deps: it is made for every command.
     const context: CommandContext = {
       hud: deps.hud,
@@ -109,7 +102,7 @@ export class Dispatcher {
   }
 
   #requireMainWindow(id: string): void {
-    const host = this.#hud.snapshot('host').context;
+    const host = this.deps.hud.snapshot('host').context;
     if (isMainWindowReady(host)) return;
     throw unavailable(
       host.mainWindowOpen
