@@ -8,19 +8,19 @@ import type { Dispatch } from '../core/dispatcher.ts';
 import { HudStateSchema } from '../protocol/answers.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
 
-/** What every command answers: the HUD-state fields it is about (with the revision) and its result. */
-export const CommandAnswerSchema = okAnswer({
-  state: Type.Partial(HudStateSchema),
-  result: Type.Object({}, { additionalProperties: true }),
-});
+/** What a command answers: the HUD-state fields it is about (with the revision) and its `result`. */
+const commandAnswer = (result: TSchema) => okAnswer({ state: Type.Partial(HudStateSchema), result });
 
-/** POST /api/actions/<command>: the HTTP face of the dispatcher, for programs. */
+/** What every command answers, its result untyped. */
+export const CommandAnswerSchema = commandAnswer(Type.Object({}, { additionalProperties: true }));
+
 export interface ActionRoutesOptions {
   commands: Dispatch;
   /** The results that declare their schema: each such command gets a route of its own. */
   results: ReadonlyMap<string, TSchema>;
 }
 
+/** POST /api/actions/<command>: the HTTP face of the dispatcher, for programs. */
 const actionRoutes: FastifyPluginAsyncTypebox<ActionRoutesOptions> = async (app, { commands, results }) => {
   const run = (action: string, request: FastifyRequest) =>
     commands(action, request.body, {
@@ -30,8 +30,9 @@ const actionRoutes: FastifyPluginAsyncTypebox<ActionRoutesOptions> = async (app,
     });
   // A command that declares its result gets a route of its own, its answer serialised by that schema.
   for (const [id, result] of results) {
-    const typed = okAnswer({ state: Type.Partial(HudStateSchema), result });
-    app.post(`/api/actions/${id}`, { schema: { response: answers(typed) } }, (request) => run(id, request));
+    app.post(`/api/actions/${id}`, { schema: { response: answers(commandAnswer(result)) } }, (request) =>
+      run(id, request),
+    );
   }
   app.post(
     '/api/actions/:action',
