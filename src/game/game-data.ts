@@ -57,7 +57,14 @@ export interface GameDataOptions {
   now?: () => number;
 }
 
-const EMPTY_LIVE: GameLive = { map: null, round: null, bomb: null, observed: null, players: {} };
+const EMPTY_LIVE: GameLive = {
+  map: null,
+  round: null,
+  bomb: null,
+  observed: null,
+  players: {},
+  grenades: [],
+};
 
 /** Equal content: a structural comparison, not both sides serialised (a frame comes ten times a second). */
 const same = dequal;
@@ -69,6 +76,7 @@ export function diffLive(previous: GameLive, next: GameLive): GameLivePatch | nu
   if (!same(previous.round, next.round)) patch.round = next.round;
   if (!same(previous.bomb, next.bomb)) patch.bomb = next.bomb;
   if (!same(previous.observed, next.observed)) patch.observed = next.observed;
+  if (!same(previous.grenades, next.grenades)) patch.grenades = next.grenades;
   const players: Record<string, GamePlayer | null> = {};
   let changed = false;
   for (const [steamid, player] of Object.entries(next.players)) {
@@ -357,6 +365,7 @@ export class GameData implements LiveStats {
             state: frame.bomb.state,
             countdown: frame.bomb.countdown,
             playerSlot: slotOf(frame.bomb.playerSteamid),
+            position: frame.bomb.position,
           }
         : null,
       observed: frame.observedSteamid
@@ -365,6 +374,7 @@ export class GameData implements LiveStats {
       players: Object.fromEntries(
         frame.players.map((player) => [player.steamid, { ...player, adr: this.#adr.adrOf(player.steamid) }]),
       ),
+      grenades: frame.grenades,
     };
     const patch = diffLive(this.#live, next);
     this.#live = next;

@@ -5,8 +5,9 @@
  */
 import type { GameSide } from '../../machines/game-sides.ts';
 import type { RosterEntry } from '../../machines/host.machine.ts';
-import type { GamePlayer, SlotNumbering } from '../protocol/game.ts';
-import type { GsiAllPlayer, GsiPayload } from './gsi-payload.ts';
+import type { GameGrenade, GamePlayer, GamePoint, RoundEndReason, SlotNumbering } from '../protocol/game.ts';
+import { ROUND_END_REASONS } from '../protocol/game.ts';
+import type { GsiAllPlayer, GsiGrenade, GsiPayload } from './gsi-payload.ts';
 import { hudSlot, slotOrder } from './slots.ts';
 
 export interface FramePlayer extends Omit<GamePlayer, 'adr'> {}
@@ -19,14 +20,27 @@ export interface FrameMap {
   tScore: number;
   ctName: string | null;
   tName: string | null;
+  ctLosses: number;
+  tLosses: number;
 }
 
 export interface GameFrame {
   /** The frame comes from a spectator or GOTV (it carries allplayers): a player's own view does not. */
   spectator: boolean;
   map: FrameMap | null;
-  round: { phase: string; clock: number | null; winner: GameSide | null } | null;
-  bomb: { state: string; countdown: number | null; playerSteamid: string | null } | null;
+  round: {
+    phase: string;
+    clock: number | null;
+    winner: GameSide | null;
+    reason: RoundEndReason | null;
+  } | null;
+  bomb: {
+    state: string;
+    countdown: number | null;
+    playerSteamid: string | null;
+    position: GamePoint | null;
+  } | null;
+  grenades: GameGrenade[];
   observedSteamid: string | null;
   /** The ten on the playing sides, in roster order. */
   players: FramePlayer[];
@@ -40,8 +54,48 @@ function seconds(value: string | number | undefined): number | null {
   return Number.isFinite(n) ? Math.max(0, Math.round(n * 10) / 10) : null;
 }
 
+/** "x, y, z" as whole world units; null when it is not three numbers. */
+export function pointOf(text: string | undefined): GamePoint | null {
+  if (text === undefined) return null;
+  const [x, y, z, extra] = text.split(',').map(Number);
+  if (extra !== undefined || !Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) return null;
+  return [Math.round(x as number), Math.round(y as number), Math.round(z as number)];
+}
+
+/** The direction a player looks, from `forward` ("x, y, z"): whole degrees on the map's plane. */
+function facingOf(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const [x, y] = text.split(',').map(Number);
+  if (!Number.isFinite(x) || !Number.isFinite(y) || (x === 0 && y === 0)) return null;
+  return Math.round((Math.atan2(y as number, x as number) * 180) / Math.PI);
+}
+
+/** How the round that is over ended: its entry in map.round_wins ("ct_win_defuse" → defuse). */
+function reasonOf(payload: GsiPayload): RoundEndReason | null {
+  const map = payload.map;
+  if (payload.round?.phase !== 'over' || map?.round === undefined) return null;
+  const reason = map.round_wins?.[String(map.round)]?.split('_win_')[1];
+  return ROUND_END_REASONS.find((known) => known === reason) ?? null;
+}
+
+const byNumber = new Intl.Collator('en', { numeric: true }).compare;
+
+function grenadeOf(id: string, raw: GsiGrenade): GameGrenade {
+  return {
+    id,
+    type: raw.type ?? '',
+    owner: raw.owner === undefined ? null : String(raw.owner),
+    position: pointOf(raw.position),
+    flames: Object.values(raw.flames ?? {})
+      .map(pointOf)
+      .filter((point): point is GamePoint => point !== null),
+    lifetime: seconds(raw.lifetime),
+    effect: seconds(raw.effecttime),
+  };
+}
+
 /** weapon_0 … weapon_10 in number order: one collator, not one made by every comparison (45 µs a frame). */
-const byWeaponKey = new Intl.Collator('en', { numeric: true }).compare;
+const byWeaponKey = byNumber;
 
 function playerOf(steamid: string, raw: GsiAllPlayer, numbering: SlotNumbering): FramePlayer | null {
   const side = sideOf(raw.team);
@@ -77,6 +131,8 @@ function playerOf(steamid: string, raw: GsiAllPlayer, numbering: SlotNumbering):
     roundDamage: state.round_totaldmg ?? 0,
     flashed: Math.min(255, Math.max(0, state.flashed ?? 0)),
     weapons,
+    position: pointOf(raw.position),
+    facing: facingOf(raw.forward),
   };
 }
 
@@ -102,6 +158,8 @@ export function parseFrame(payload: GsiPayload, numbering: SlotNumbering): GameF
             tScore: map.team_t?.score ?? 0,
             ctName: map.team_ct?.name ?? null,
             tName: map.team_t?.name ?? null,
+            ctLosses: map.team_ct?.consecutive_round_losses ?? 0,
+            tLosses: map.team_t?.consecutive_round_losses ?? 0,
           }
         : null,
     round:
@@ -111,6 +169,7 @@ export function parseFrame(payload: GsiPayload, numbering: SlotNumbering): GameF
             phase: countdowns?.phase ?? round?.phase ?? '',
             clock: seconds(countdowns?.phase_ends_in),
             winner: sideOf(round?.win_team),
+            reason: reasonOf(payload),
           }
         : null,
     bomb: payload.bomb?.state
@@ -118,8 +177,12 @@ export function parseFrame(payload: GsiPayload, numbering: SlotNumbering): GameF
           state: payload.bomb.state,
           countdown: seconds(payload.bomb.countdown),
           playerSteamid: payload.bomb.player ?? null,
+          position: pointOf(payload.bomb.position),
         }
       : null,
+    grenades: Object.entries(payload.grenades ?? {})
+      .sort(([a], [b]) => byNumber(a, b))
+      .map(([id, raw]) => grenadeOf(id, raw)),
     // The spectated player (GOTV or an observer); the observer's own entry (free camera) is nobody.
     observedSteamid: observed !== undefined && all?.[observed] !== undefined ? observed : null,
     players,

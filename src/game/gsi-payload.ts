@@ -23,7 +23,12 @@ export const GsiTeam = loose({
   score: Type.Integer({ minimum: 0, maximum: 999 }),
   name: Text(128),
   flag: Text(16),
+  consecutive_round_losses: Type.Integer({ minimum: 0, maximum: 999 }),
+  timeouts_remaining: Type.Integer({ minimum: 0, maximum: 99 }),
 });
+
+/** A point as the game writes it: "x, y, z" in world units. */
+const Vector = Text(96);
 
 export const GsiMap = loose({
   mode: Text(64),
@@ -32,6 +37,9 @@ export const GsiMap = loose({
   round: Type.Integer({ minimum: 0, maximum: 999 }),
   team_ct: GsiTeam,
   team_t: GsiTeam,
+  // How each round of the map ended ("ct_win_elimination" …), by round number: at most 30 regulation
+  // rounds and overtimes, far inside a thousand.
+  round_wins: Type.Record(Type.String({ maxLength: 8 }), Text(32), { maxProperties: 1_000 }),
 });
 
 export const GsiRound = loose({ phase: Text(32), bomb: Text(32), win_team: Text(8) });
@@ -68,6 +76,8 @@ const playerFields = {
   state: GsiPlayerState,
   match_stats: GsiMatchStats,
   weapons: Type.Record(Type.String({ maxLength: 32 }), GsiWeapon),
+  position: Vector,
+  forward: Vector,
 };
 
 export const GsiAllPlayer = loose(playerFields);
@@ -77,6 +87,18 @@ export const GsiPlayer = loose({
   steamid: Text(32),
   activity: Text(32),
   spectarget: Text(32),
+});
+
+/** A grenade in flight or in effect (`allgrenades`): an inferno has flames instead of a position. */
+export const GsiGrenade = loose({
+  // The game writes the owner's SteamID64 as a number in some builds, as text in others.
+  owner: Type.Union([Text(32), Type.Integer({ minimum: 0 })]),
+  type: Text(32),
+  position: Vector,
+  velocity: Vector,
+  lifetime: Seconds,
+  effecttime: Seconds,
+  flames: Type.Record(Type.String({ maxLength: 64 }), Vector, { maxProperties: 256 }),
 });
 
 export const GsiPayload = loose({
@@ -94,8 +116,11 @@ export const GsiPayload = loose({
   player: GsiPlayer,
   allplayers: Type.Record(Type.String({ maxLength: 32 }), GsiAllPlayer),
   phase_countdowns: loose({ phase: Text(32), phase_ends_in: Seconds }),
-  bomb: loose({ state: Text(32), player: Text(32), countdown: Seconds, position: Text(128) }),
+  bomb: loose({ state: Text(32), player: Text(32), countdown: Seconds, position: Vector }),
+  // A round's utility: some dozens at most (ten players, four grenades each, and decoys).
+  grenades: Type.Record(Type.String({ maxLength: 32 }), GsiGrenade, { maxProperties: 256 }),
   auth: loose({ token: Text(512) }),
 });
 export type GsiPayload = Static<typeof GsiPayload>;
 export type GsiAllPlayer = Static<typeof GsiAllPlayer>;
+export type GsiGrenade = Static<typeof GsiGrenade>;

@@ -30,6 +30,12 @@ export const GameWeaponSchema = Type.Object({
   ammoReserve: Nullable(Type.Integer()),
 });
 
+/** A point of the map in the game's world units, rounded to whole units: [x, y, z]. */
+export const GamePointSchema = Type.Tuple([Type.Number(), Type.Number(), Type.Number()], {
+  description: 'World units [x, y, z], rounded to whole units',
+});
+export type GamePoint = Static<typeof GamePointSchema>;
+
 export const GamePlayerSchema = Type.Object({
   steamid: Type.String(),
   name: Type.String(),
@@ -52,6 +58,14 @@ export const GamePlayerSchema = Type.Object({
   ),
   flashed: Type.Integer({ minimum: 0, maximum: 255 }),
   weapons: Type.Array(GameWeaponSchema),
+  position: Nullable(GamePointSchema),
+  facing: Nullable(
+    Type.Integer({
+      minimum: -180,
+      maximum: 180,
+      description: 'Where the player looks on the map: degrees from +x towards +y (the radar turns it)',
+    }),
+  ),
 });
 export type GamePlayer = Static<typeof GamePlayerSchema>;
 
@@ -63,19 +77,44 @@ export const GameMapSchema = Type.Object({
   tScore: Type.Integer(),
   ctName: Nullable(Type.String()),
   tName: Nullable(Type.String()),
+  ctLosses: Type.Integer({
+    minimum: 0,
+    description: "CT's consecutive_round_losses as the game counts them (the loss bonus follows it)",
+  }),
+  tLosses: Type.Integer({ minimum: 0, description: "T's consecutive_round_losses" }),
 });
+
+export const ROUND_END_REASONS = ['elimination', 'bomb', 'defuse', 'time'] as const;
+export type RoundEndReason = (typeof ROUND_END_REASONS)[number];
 
 export const GameRoundSchema = Type.Object({
   phase: Type.String({ description: 'freezetime, live, over (the round); bomb, defuse (the clock)' }),
   clock: Nullable(Type.Number({ description: 'Seconds left in the current phase' })),
   winner: Nullable(GameSideSchema),
+  reason: Nullable(
+    OneOf(ROUND_END_REASONS, {
+      description: 'How the round that is over ended (map.round_wins); null while it runs',
+    }),
+  ),
 });
 
 export const GameBombSchema = Type.Object({
   state: Type.String({ description: 'carried, dropped, planting, planted, defusing, defused, exploded' }),
   countdown: Nullable(Type.Number({ description: 'Seconds left to explode or to defuse' })),
   playerSlot: Nullable(Type.Integer({ description: 'HUD slot of the carrier, planter or defuser' })),
+  position: Nullable(GamePointSchema),
 });
+
+export const GameGrenadeSchema = Type.Object({
+  id: Type.String({ description: "The game's entity number" }),
+  type: Type.String({ description: 'smoke, inferno, flashbang, frag, decoy, firebomb …' }),
+  owner: Nullable(Type.String({ description: 'SteamID64 of the thrower' })),
+  position: Nullable(GamePointSchema),
+  flames: Type.Array(GamePointSchema, { description: "An inferno's burning cells; empty otherwise" }),
+  lifetime: Nullable(Type.Number({ description: 'Seconds since thrown' })),
+  effect: Nullable(Type.Number({ description: 'Seconds since it took effect (a smoke bloomed …)' })),
+});
+export type GameGrenade = Static<typeof GameGrenadeSchema>;
 
 export const GameObservedSchema = Type.Object({
   steamid: Type.String(),
@@ -89,6 +128,7 @@ export const GameLiveSchema = Type.Object({
   bomb: Nullable(GameBombSchema),
   observed: Nullable(GameObservedSchema),
   players: Type.Record(Type.String(), GamePlayerSchema, { description: 'By steamid' }),
+  grenades: Type.Array(GameGrenadeSchema, { description: 'Utility in flight or in effect, by id' }),
 });
 export type GameLive = Static<typeof GameLiveSchema>;
 
@@ -99,6 +139,7 @@ export const GameLivePatchSchema = Type.Object({
   bomb: Type.Optional(Nullable(GameBombSchema)),
   observed: Type.Optional(Nullable(GameObservedSchema)),
   players: Type.Optional(Type.Record(Type.String(), Nullable(GamePlayerSchema))),
+  grenades: Type.Optional(Type.Array(GameGrenadeSchema)),
 });
 export type GameLivePatch = Static<typeof GameLivePatchSchema>;
 

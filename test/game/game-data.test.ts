@@ -365,7 +365,15 @@ describe('the live channel', () => {
     await post(server, frames[2] as Frame);
     const planting = await arrivedSince(from, (m) => m.type === 'game' && m.live?.bomb);
     expect(planting.live.bomb.state).toBe('planting');
-    expect(Object.keys(planting.live.players ?? {}).length).toBeLessThan(10);
+    // The same frame with one player hurt: only that player goes out (the others did not move).
+    const hurt = structuredClone(frames[2]) as Frame;
+    const [steamid, one] = Object.entries(hurt.allplayers as Record<string, any>)[0] as [string, any];
+    one.state.health -= 1;
+    from = page.received.length;
+    await post(server, hurt);
+    const onlyOne = await arrivedSince(from, (m) => m.type === 'game' && m.live?.players);
+    expect(Object.keys(onlyOne.live.players)).toEqual([steamid]);
+    expect(onlyOne.live.bomb).toBeUndefined();
     from = page.received.length;
     await post(server, frames[4] as Frame);
     const planted = await arrivedSince(from, (m) => m.type === 'game' && m.live?.bomb);

@@ -8,7 +8,7 @@ import { sideChangesBetween, sidesSwitched } from '../../machines/game-sides.ts'
 import { diffLive, sideByNames } from '../../src/game/game-data.ts';
 import { parseFrame } from '../../src/game/game-frame.ts';
 import { hudSlot, numberingOf, slotOrder } from '../../src/game/slots.ts';
-import { BOTS_DUST2, FAZE_NAVI, fixture, toCs2 } from '../helpers/gsi.ts';
+import { BOTS_DUST2, FAZE_NAVI, fixture, ROUND_SEQUENCE, toCs2 } from '../helpers/gsi.ts';
 
 describe('observer slot to HUD slot', () => {
   it('CS2 0..9 becomes 1..9, 0; CS:GO stays; anything else is no slot', () => {
@@ -97,9 +97,30 @@ describe('the frame parser', () => {
       tScore: 3,
       ctName: 'FaZe Clan',
       tName: 'Natus Vincere',
+      // consecutive_round_losses as the capture has them.
+      ctLosses: 0,
+      tLosses: 6,
     });
-    expect(frame.round).toEqual({ phase: 'live', clock: 13.4, winner: null });
-    expect(frame.bomb).toEqual({ state: 'dropped', countdown: null, playerSteamid: null });
+    expect(frame.round).toEqual({ phase: 'live', clock: 13.4, winner: null, reason: null });
+    // "1111.0, 2460.4, 95.8" in the capture.
+    expect(frame.bomb).toEqual({
+      state: 'dropped',
+      countdown: null,
+      playerSteamid: null,
+      position: [1111, 2460, 96],
+    });
+    // One smoke, its owner written as a number by that build.
+    expect(frame.grenades).toEqual([
+      {
+        id: '355',
+        type: 'smoke',
+        owner: '76561198121220480',
+        position: [1212, 2304, 12],
+        flames: [],
+        lifetime: 19.6,
+        effect: 17.3,
+      },
+    ]);
     expect(frame.observedSteamid).toBe('76561198034202275');
     const twistzz = frame.players[0];
     expect(twistzz).toMatchObject({
@@ -111,6 +132,52 @@ describe('the frame parser', () => {
       defuseKit: true,
     });
     expect(twistzz?.weapons.find((w) => w.active)?.name).toBe('weapon_m4a1_silencer');
+    // Every player's position and facing, against the capture's "x, y, z" texts.
+    const raw = (await fixture(FAZE_NAVI)).allplayers;
+    for (const player of frame.players) {
+      const [x, y, z] = (raw[player.steamid].position as string).split(',').map(Number) as [
+        number,
+        number,
+        number,
+      ];
+      expect(player.position).toEqual([Math.round(x), Math.round(y), Math.round(z)]);
+      const [fx, fy] = (raw[player.steamid].forward as string).split(',').map(Number) as [number, number];
+      expect(player.facing).toBe(Math.round((Math.atan2(fy, fx) * 180) / Math.PI));
+    }
+  });
+
+  it('reads how a round ended, the losses in a row, and an inferno as its flames', async () => {
+    const frames = await fixture(ROUND_SEQUENCE);
+    const [first] = frames;
+    const over = frames.find((f: { round?: { phase?: string } }) => f.round?.phase === 'over');
+    expect(parseFrame(first, 'csgo').round?.reason).toBeNull();
+    // round_wins["9"] is "ct_win_defuse" when round 9 is over.
+    expect(parseFrame(over, 'csgo').round).toMatchObject({ phase: 'over', winner: 'CT', reason: 'defuse' });
+    expect(parseFrame(over, 'csgo').map).toMatchObject({ ctLosses: 0, tLosses: 4 });
+    const inferno = parseFrame(first, 'csgo').grenades.find((g) => g.type === 'inferno');
+    expect(inferno?.position).toBeNull();
+    expect(inferno?.flames.length).toBe(Object.keys(first.grenades[inferno?.id ?? '']?.flames ?? {}).length);
+    expect(inferno?.flames.length).toBeGreaterThan(0);
+  });
+
+  it('a point or a direction that is not three numbers is nothing, not NaN', () => {
+    const frame = parseFrame(
+      {
+        allplayers: {
+          '76561190000000001': {
+            name: 'a',
+            observer_slot: 1,
+            team: 'CT',
+            position: '1, two, 3',
+            forward: '0, 0, 1',
+          },
+        },
+        bomb: { state: 'carried', position: '1, 2' },
+      },
+      'csgo',
+    );
+    expect(frame.players[0]).toMatchObject({ position: null, facing: null });
+    expect(frame.bomb?.position).toBeNull();
   });
 
   it('the derived CS2 frame parses to the same players as the CS:GO capture', async () => {
@@ -147,7 +214,7 @@ describe('the frame parser', () => {
 });
 
 describe('what the live channel sends', () => {
-  const empty = { map: null, round: null, bomb: null, observed: null, players: {} };
+  const empty = { map: null, round: null, bomb: null, observed: null, players: {}, grenades: [] };
   it('nothing when nothing changed; a changed part whole; a player who left as null', async () => {
     const parsed = parseFrame(await fixture(FAZE_NAVI), 'csgo');
     const live = {

@@ -6,7 +6,14 @@
 import { signal } from '@preact/signals';
 import type { GameLive, GameMessage, GamePlayer, GameStatus } from '../../protocol/index.ts';
 
-export const gameLive = signal<GameLive>({ map: null, round: null, bomb: null, observed: null, players: {} });
+export const gameLive = signal<GameLive>({
+  map: null,
+  round: null,
+  bomb: null,
+  observed: null,
+  players: {},
+  grenades: [],
+});
 export const gameStatus = signal<GameStatus | null>(null);
 /** The page's clock minus the server's, from the last message: how old the server's times are here. */
 export const serverClockOffset = signal(0);
@@ -32,5 +39,6 @@ export function applyGameMessage(message: GameMessage): void {
     bomb: live.bomb === undefined ? before.bomb : live.bomb,
     observed: live.observed === undefined ? before.observed : live.observed,
     players,
+    grenades: live.grenades ?? before.grenades,
   };
 }
