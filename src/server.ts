@@ -3,7 +3,7 @@ import mittModule from 'mitt';
 import type { Logger } from 'pino';
 import { buildAppServer, DEFAULT_APP_PORT } from './app-server/app-server.ts';
 import { buildAutomationServer } from './automation-server/automation-server.ts';
-import { limitConnectionsPerDevice } from './http/connection-limits.ts';
+import { ConnectionBudget } from './http/connection-limits.ts';
 import { Listener } from './http/listen.ts';
 import { CLOSE } from './protocol/websocket.ts';
 import type { Service, ServiceOptions } from './service.ts';
@@ -86,9 +86,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   );
   applicationServer.addHook('onClose', async () => automationServer.close());
   automationServer.addHook('onClose', async () => service.close());
+  const connections = new ConnectionBudget();
   for (const server of [automationServer, applicationServer]) {
     closeConnectionsWhenStopping(server);
-    limitConnectionsPerDevice(server.server);
+    connections.watch(server.server);
   }
   await Promise.all([automationServer.ready(), applicationServer.ready()]);
   automation = new Listener(

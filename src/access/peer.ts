@@ -16,15 +16,26 @@ export const pathOf = (url: string) => {
   return query === -1 ? url : url.slice(0, query);
 };
 
+/**
+ * The peer's address, or undefined when Node cannot tell it. Reading it can throw: a link-local
+ * peer's zone id is looked up by interface number, and that lookup fails (ENOENT uv_if_indextoiid)
+ * when the process is out of descriptors. Read here once; Node keeps it for every later read.
+ */
+export function remoteAddressOf(socket: Socket): string | undefined {
+  try {
+    return socket.remoteAddress;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The class and address of a connection's peer, worked out once per connection, not per request. */
 export function peerOf(socket: Socket | undefined, fallback: string): Peer {
   if (!socket) return { class: 'outside', address: fallback };
   let peer = peers.get(socket);
   if (!peer) {
-    peer = {
-      class: classifyAddress(socket.remoteAddress),
-      address: canonicalAddress(socket.remoteAddress) ?? fallback,
-    };
+    const remote = remoteAddressOf(socket);
+    peer = { class: classifyAddress(remote), address: canonicalAddress(remote) ?? fallback };
     peers.set(socket, peer);
   }
   return peer;

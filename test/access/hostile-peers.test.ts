@@ -179,10 +179,14 @@ describe.skipIf(skipReason)(`hostile peers${skipReason ? ` (skipped: ${skipReaso
       const close = await session.waitForClose(5000);
       expect(close).toMatchObject({ code: CLOSE.rateLimited, by: 'server' });
       const data = session.messages.map((m) => m.data as Record<string, unknown>);
-      // The upgrade took one of the 20: nineteen snapshots, then refusals until the close.
-      expect(data.filter((m) => m.type === 'snapshot')).toHaveLength(REMOTE_REQUESTS_PER_SECOND - 1);
+      // The upgrade took one of the 20: nineteen snapshots, then refusals until the close. On a
+      // loaded machine the one-second window may turn between the upgrade and the flood: up to 20
+      // more then, never the 200.
+      const snapshots = data.filter((m) => m.type === 'snapshot').length;
+      expect(snapshots).toBeGreaterThanOrEqual(REMOTE_REQUESTS_PER_SECOND - 1);
+      expect(snapshots).toBeLessThan(2 * REMOTE_REQUESTS_PER_SECOND);
       const refusals = data.filter((m) => m.type === 'error');
-      expect(refusals[0]).toMatchObject({ error: 'rate_limited', id: REMOTE_REQUESTS_PER_SECOND - 1 });
+      expect(refusals[0]).toMatchObject({ error: 'rate_limited', id: snapshots });
       expect(refusals).toHaveLength(REMOTE_REQUESTS_PER_SECOND);
     });
   });

@@ -55,15 +55,16 @@ describe('RateLimit', () => {
     await expect(limit.consume('fd00:231::2')).resolves.toBeUndefined();
   });
 
-  it('one device is one budget, as IPv4 or IPv4-mapped and with or without zone id', async () => {
+  it('one host is one budget: IPv4 or IPv4-mapped; all link-local peers of one interface', async () => {
     const limit = new RateLimit();
     await attempts(limit, '10.231.0.2', 10);
     await attempts(limit, '::ffff:10.231.0.2', 10);
     await expect(limit.consume('10.231.0.2')).rejects.toBeInstanceOf(RateLimitedError);
 
     await attempts(limit, 'fe80::1%eth0', 10);
-    await attempts(limit, 'FE80:0::1', 10);
-    await expect(limit.consume('fe80::1')).rejects.toBeInstanceOf(RateLimitedError);
+    await attempts(limit, 'FE80:0::2%eth0', 10);
+    await expect(limit.consume('fe80::3%eth0')).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(limit.consume('fe80::3%eth1')).resolves.toBeUndefined();
   });
 
   it('never limits the local machine', async () => {

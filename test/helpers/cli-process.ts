@@ -23,11 +23,15 @@ export async function startCli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   built?: string,
+  /** Start it with this limit of open files (soft and hard, through util-linux's prlimit). */
+  openFiles?: number,
 ): Promise<CliProcess> {
   const entry = built ? [built] : ['--import', 'tsx', CLI];
-  const child = spawn(process.execPath, [...entry, 'serve', '--port', '0', '--app-port', '0', ...args], {
-    env: { ...process.env, ...env },
-  });
+  const command = [process.execPath, ...entry, 'serve', '--port', '0', '--app-port', '0', ...args];
+  const [file, ...rest] = openFiles
+    ? ['prlimit', `--nofile=${openFiles}:${openFiles}`, '--', ...command]
+    : command;
+  const child = spawn(file as string, rest, { env: { ...process.env, ...env } });
   let output = '';
   const waiters = new Set<() => void>();
   const add = (chunk: string) => {

@@ -12,7 +12,7 @@
 //   {id, op: 'ws-send', data}    {id, op: 'ws-close', code?, reason?}
 //   {id, op: 'raw', target, bytes, localAddress?, timeoutMs}
 //       -> {id, type: 'result', result: {data, closed, error, elapsedMs}}   (bytes as sent, latin1)
-//   {id, op: 'hold', target, count, expectClosed, timeoutMs}
+//   {id, op: 'hold', target, count, expectClosed, timeoutMs, localAddress?}
 //       -> {id, type: 'result', result: {connected, closed}}   once expectClosed closed, or at timeout
 //   {id, op: 'release', hold}   ends the connections of an earlier hold
 // When stdin ends, running requests finish, open WebSockets are dropped and the process exits.
@@ -151,7 +151,7 @@ function raw({ target, bytes, localAddress, timeoutMs = 5000 }) {
 const holds = new Map();
 
 /** Opens `count` idle connections and keeps them until released, counting those the server closes. */
-function hold(id, { target, count, expectClosed = 0, timeoutMs = 5000 }) {
+function hold(id, { target, count, expectClosed = 0, timeoutMs = 5000, localAddress }) {
   const sockets = [];
   holds.set(id, sockets);
   let connected = 0;
@@ -166,7 +166,7 @@ function hold(id, { target, count, expectClosed = 0, timeoutMs = 5000 }) {
       if (closed >= expectClosed && connected + closed >= count) done();
     };
     for (let i = 0; i < count; i++) {
-      const socket = net.connect({ host: target.host, port: target.port });
+      const socket = net.connect({ host: target.host, port: target.port, localAddress });
       let wasConnected = false;
       socket.on('connect', () => {
         wasConnected = true;

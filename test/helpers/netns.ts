@@ -101,6 +101,8 @@ export interface HoldRequest {
   /** Resolve as soon as the server has closed this many of them (else at the time-out). */
   expectClosed?: number;
   timeoutMs?: number;
+  /** Connect from this address of the host (one added with `addAddress`) instead of its own. */
+  localAddress?: string;
 }
 
 export interface Hold {
@@ -811,7 +813,10 @@ export interface TestNetwork {
   raw(host: HostName, request: RawRequest): Promise<RawResult>;
   /** Idle connections held open until `release()`: for per-device connection limits. */
   hold(host: HostName, request: HoldRequest): Promise<Hold>;
-  /** Gives the host one more address (IPv6: in its own /64, e.g. `fd00:231:0:5::3`). */
+  /**
+   * Gives the host one more address on its link (IPv6: in its own /64, e.g. `fd00:231:0:5::3`, or
+   * link-local; IPv4: any address, an alias the root side routes to this link, e.g. `10.232.5.7`).
+   */
   addAddress(host: HostName, address: string): Promise<void>;
   /** Opens a WebSocket and resolves once the handshake has an outcome (open, refused, error). */
   openWs(host: HostName, request: WsOpenRequest): Promise<WsSession>;
@@ -921,17 +926,19 @@ export async function createTestNetwork(): Promise<TestNetwork> {
     addAddress: async (name, address) => {
       const host = hosts[name];
       const link = plan.find((candidate) => candidate.namespace === host.namespace) as LinkPlan;
-      const prefix = address.includes(':') ? 64 : 30;
+      const v6 = address.includes(':');
       await ip([
         '-n',
         host.namespace,
         'address',
         'add',
-        `${address}/${prefix}`,
+        `${address}/${v6 ? 64 : 32}`,
         'dev',
         link.peerInterface,
-        ...(address.includes(':') ? ['nodad'] : []),
+        ...(v6 ? ['nodad'] : []),
       ]);
+      // An IPv4 alias outside the link's /30: the root side routes it to the link (gone with it).
+      if (!v6) await ip(['route', 'add', `${address}/32`, 'dev', link.rootInterface]);
     },
     openWs: async (name, request) => clientFor(name).openWs(targetOf(name, request.port), request),
     ws: async (name, script) => runWsScript(clientFor(name), targetOf(name, script.port), script),
