@@ -18,6 +18,7 @@ import { loadOrCreateToken } from './access/access-token.ts';
 import { RateLimit } from './access/rate-limit.ts';
 import { RecentRequests } from './access/recent-requests.ts';
 import { Secrets } from './access/secrets.ts';
+import { Sessions } from './access/sessions.ts';
 import { INTERNAL_COMMANDS } from './core/commands/internal.commands.ts';
 import { CommandRegistry } from './core/commands/registry.ts';
 import { SETTINGS_COMMANDS } from './core/commands/settings.commands.ts';
@@ -98,6 +99,8 @@ export interface Service {
   game: GameData;
   settings: SettingsOwner;
   secrets: Secrets;
+  /** The operator app's signed-in browsers. */
+  sessions: Sessions;
   /** The operator app pages that make the main window open. */
   mainWindow: MainWindow;
   /** The data directory: the saved state, the secrets, the uploaded images. */
@@ -234,7 +237,14 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   secrets.events.on('token', () =>
     logger.info('access token regenerated: local-network devices must use the new one'),
   );
-  secrets.events.on('signInKey', () => mainWindow.signOutAll());
+  const sessions = await Sessions.load(dataDir);
+  // A new sign-in key signs every browser out: their sessions end at once (in memory, then the file).
+  secrets.events.on('signInKey', () => {
+    mainWindow.signOutAll();
+    sessions
+      .endAll()
+      .catch((error: unknown) => logger.error({ err: error }, 'the ended sessions were not saved'));
+  });
 
   const dispatcher = new Dispatcher({ hud, hub, game, settings }, store);
   const through =
@@ -262,6 +272,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     }),
     settings,
     secrets,
+    sessions,
     mainWindow,
     dataDir,
     access: {
@@ -280,6 +291,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       hud.stop();
       settings.close();
       secrets.close();
+      await sessions.close();
       try {
         await store.close();
       } finally {

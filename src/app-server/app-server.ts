@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
 import type { Secrets } from '../access/secrets.ts';
+import type { Sessions } from '../access/sessions.ts';
 import type { Dispatch } from '../core/dispatcher.ts';
 import type { GameData } from '../game/game-data.ts';
 import { answerConnect } from '../http/client-error.ts';
@@ -22,6 +23,7 @@ import gameRoutes from './game.routes.ts';
 import mediaPlugin from './media.plugin.ts';
 import pageAccessPlugin from './page-access.plugin.ts';
 import pagesPlugin from './pages.plugin.ts';
+import sessionRoutes from './session.routes.ts';
 
 export const DEFAULT_APP_PORT = 44554;
 
@@ -34,7 +36,9 @@ export interface AppServerDeps extends WsDeps {
   game: GameData;
   /** The data directory: the uploaded images. */
   dataDir: string;
-  secrets: WsDeps['secrets'] & Pick<Secrets, 'signInKey' | 'regenerateToken'>;
+  secrets: WsDeps['secrets'] & Pick<Secrets, 'signInKey' | 'regenerateToken' | 'regenerateSignInKey'>;
+  /** The operator app's signed-in browsers. */
+  sessions: Sessions;
 }
 
 /**
@@ -50,7 +54,7 @@ export async function buildAppServer(
   /** The operator app's panel status (both servers' addresses, the settings) and its changes. */
   panel: PanelFeed,
 ): Promise<FastifyInstance> {
-  const { access, settings, secrets } = service;
+  const { access, settings, secrets, sessions } = service;
   const app = Fastify(serverOptions(access, logger)).withTypeProvider<TypeBoxTypeProvider>();
   useServiceSerializer(app);
   answerConnect(access, app.server);
@@ -58,8 +62,9 @@ export async function buildAppServer(
   await app.register(errorEnvelopePlugin);
   await app.register(jsonBodyPlugin);
   await app.register(wsPlugin, { transport: 'app', paths: PAGE_WS_PATHS, deps: service, panel });
-  await app.register(pageAccessPlugin, { access, signInKey: () => secrets.signInKey() });
-  await app.register(authRoutes, { secrets });
+  await app.register(pageAccessPlugin, { access, sessions });
+  await app.register(authRoutes, { secrets, sessions });
+  await app.register(sessionRoutes, { sessions });
   await app.register(panelApiRoutes, {
     base: '/api/panel',
     caller: { transport: 'app', role: 'operator' },

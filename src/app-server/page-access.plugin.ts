@@ -10,7 +10,8 @@ import type { Access } from '../access/access.ts';
 import { decideAccess } from '../access/access-policy.ts';
 import { extractQueryToken, extractToken } from '../access/access-token.ts';
 import { pathOf, peerOf } from '../access/peer.ts';
-import { hasSession } from '../access/sign-in.ts';
+import type { Sessions } from '../access/sessions.ts';
+import { sessionOf } from '../access/sign-in.ts';
 import { recordRequest } from '../http/access-hooks.ts';
 import { closeAfterRefusal } from '../http/connection-limits.ts';
 import { sendError } from '../http/error-envelope.ts';
@@ -31,13 +32,13 @@ const PANEL_API = '/api/panel/';
 
 export interface PageAccessOptions {
   access: Access;
-  /** The key of the operator app's sign-in address: the session cookie is made from it. */
-  signInKey(): string;
+  /** The operator app's sessions: a request with a live session's cookie is signed in. */
+  sessions: Pick<Sessions, 'verify'>;
 }
 
 async function refusalOf(
   request: FastifyRequest,
-  { access, signInKey }: PageAccessOptions,
+  { access, sessions }: PageAccessOptions,
 ): Promise<ServiceError | null> {
   const { host, origin } = request.headers;
   const foreignHost = hostRefusal(host);
@@ -51,7 +52,8 @@ async function refusalOf(
     );
   }
 
-  request.signedIn = hasSession(request.headers.cookie, signInKey());
+  request.session = sessions.verify(sessionOf(request.headers.cookie));
+  request.signedIn = request.session !== null;
   const path = routedPath(request.url);
   const peer = peerOf(request.socket, request.ip);
   if (peer.class !== 'loopback') {
@@ -112,6 +114,7 @@ async function pageAccessPlugin(app: FastifyInstance, options: PageAccessOptions
   app.decorateRequest('remote', false);
   app.decorateRequest('wsAuth', 'accepted');
   app.decorateRequest('signedIn', false);
+  app.decorateRequest('session', null);
 
   app.addHook('onRequest', async (request, reply) => {
     const refusal =

@@ -34,7 +34,7 @@ export interface AutomationServerDeps extends WsDeps {
   panel: Dispatch;
   store: Pick<StateStore, 'status' | 'counters'>;
   game: WsDeps['game'] & Pick<GameData, 'ingest'>;
-  secrets: WsDeps['secrets'] & Pick<Secrets, 'regenerateToken'>;
+  secrets: WsDeps['secrets'] & Pick<Secrets, 'regenerateToken' | 'regenerateSignInKey'>;
 }
 
 /**

@@ -5,6 +5,7 @@ import { decideAccess } from '../access/access-policy.ts';
 import { extractQueryToken, extractToken } from '../access/access-token.ts';
 import type { Peer } from '../access/peer.ts';
 import { pathOf, peerOf } from '../access/peer.ts';
+import type { SessionRecord } from '../access/sessions.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { GAME_DATA_PATH } from '../protocol/game.ts';
 import { closeAfterRefusal } from './connection-limits.ts';
@@ -22,6 +23,8 @@ declare module 'fastify' {
     wsAuth: WsAuth;
     /** A signed-in browser of the operator app (the application server only). */
     signedIn: boolean;
+    /** Its session (the application server only). */
+    session: SessionRecord | null;
   }
 }
 
@@ -39,6 +42,7 @@ async function accessPlugin(app: FastifyInstance, { access }: { access: Access }
   app.decorateRequest('remote', false);
   app.decorateRequest('wsAuth', 'accepted');
   app.decorateRequest('signedIn', false);
+  app.decorateRequest('session', null);
 
   // Callback hooks, not async ones: a request from this machine is decided without a promise (only
   // the rate limit of a remote device waits), which is a measurable part of a request's cost.

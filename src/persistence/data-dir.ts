@@ -17,6 +17,8 @@ export const STATE_FILE = 'state.json';
 export const JOURNAL_FILE = 'state.journal';
 export const TOKEN_FILE = 'access-token';
 export const SIGN_IN_KEY_FILE = 'sign-in-key';
+/** The operator app's sessions (src/access/sessions.ts). */
+export const SESSIONS_FILE = 'sessions.json';
 /** The auth token of the game's cfg file (Game State Integration). */
 export const GAME_TOKEN_FILE = 'gsi-token';
 export const LOCK_FILE = 'server.lock';

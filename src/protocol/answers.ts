@@ -208,6 +208,16 @@ export const ErrorEnvelopeSchema = Type.Object({
 export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
 
 /** One entry of the recent-requests list of the panel. */
+/** A signed-in browser of the operator app (GET /api/panel/sessions). */
+export const SessionRecordSchema = Type.Object({
+  id: Type.String({ description: 'Names the session to end it; not its secret' }),
+  device: Type.String({ description: "The browser's User-Agent when it signed in, shortened" }),
+  address: Type.String({ description: 'The address it signed in from' }),
+  createdAt: Type.Integer({ description: 'Server time (ms) of the sign-in' }),
+  lastUsedAt: Type.Integer({ description: 'Server time (ms) of its last request' }),
+  current: Type.Boolean({ description: 'The session of the browser asking' }),
+});
+
 export const RequestRecordSchema = Type.Object({
   time: Type.String({ description: 'ISO 8601' }),
   transport: OneOf(['http', 'ws', 'app'] as const, {

@@ -28,6 +28,7 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
     authenticated: false,
     alive: true,
     panel: request.signedIn,
+    session: request.session?.id ?? null,
     role,
   };
   fanout.clients.add(client);

@@ -20,6 +20,8 @@ export interface WsClient {
   alive: boolean;
   /** A signed-in browser of the operator app: it also receives the panel events. */
   panel: boolean;
+  /** Its session: the connection ends when the session does. */
+  session: string | null;
   /** What the page says it is (`?role=`): operator, overlay, scene … */
   role: string | null;
 }

@@ -4,6 +4,7 @@ import type { Emitter } from 'mitt';
 import type { Access } from '../access/access.ts';
 import type { RateLimitedError } from '../access/rate-limit.ts';
 import type { Secrets } from '../access/secrets.ts';
+import type { Sessions } from '../access/sessions.ts';
 import type { Caller, Role } from '../core/caller.ts';
 import type { CommandAnswer, Dispatch } from '../core/dispatcher.ts';
 import type { MainWindow } from '../core/main-window.ts';
@@ -42,6 +43,7 @@ export interface WsDeps {
   game: { emitter: Emitter<{ message: GameMessage }>; fullMessage(): GameMessage };
   settings: Pick<SettingsOwner, 'current' | 'onChange'>;
   secrets: Pick<Secrets, 'token' | 'events'>;
+  sessions: Pick<Sessions, 'events'>;
   access: Access;
   mainWindow: Pick<MainWindow, 'attach'>;
 }

@@ -167,13 +167,20 @@ function feedPanels(
   fanout: WsFanout,
   deps: WsDeps,
 ): () => void {
-  const { hub, settings, secrets, access } = deps;
+  const { hub, settings, secrets, sessions, access } = deps;
   const send = () => sendPanelStatus(statusNow, fanout, hub);
   const onSignInKey = () =>
     fanout.close(isPanel, CLOSE.unauthorized, 'signed out: the sign-in key was regenerated');
   const stopSettings = settings.onChange(send);
   const stopPanel = panel.onChange(send);
   secrets.events.on('signInKey', onSignInKey);
+  const onSessionEnded = (id: string) =>
+    fanout.close(
+      (client) => client.session === id,
+      CLOSE.unauthorized,
+      "signed out: this browser's session was ended",
+    );
+  sessions.events.on('ended', onSessionEnded);
   access.recent.onAdd = (record, at) => {
     if (fanout.count(isPanel) === 0) return;
     fanout.broadcast(
@@ -190,6 +197,7 @@ function feedPanels(
     stopSettings();
     stopPanel();
     secrets.events.off('signInKey', onSignInKey);
+    sessions.events.off('ended', onSessionEnded);
     access.recent.onAdd = null;
   };
 }

@@ -61,7 +61,7 @@ describe('signing in to the operator app', () => {
     expect(opened.status).toBe(303);
     expect(opened.headers.get('location')).toBe('/');
     expect(opened.headers.get('set-cookie')).toMatch(
-      /^hud_session=[\w-]{43}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/,
+      /^hud_session=[\w-]{12}\.[\w-]{43}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/,
     );
     const cookie = opened.headers.get('set-cookie')?.split(';')[0] ?? '';
     expect((await app(server, 'GET', '/auth/status', { cookie })).body).toEqual({ ok: true, signedIn: true });
@@ -269,6 +269,96 @@ describe('the main window is a signed-in operator app page', () => {
       active: true,
       boFormat: 'bo1',
     });
+  });
+
+  it('each browser has its own session, listed with its device; Sign out ends it on the server', async () => {
+    const server = await build({ headless: false });
+    const key = new URL(server.signInUrl()).searchParams.get('key');
+    const browser = async (userAgent: string) => {
+      const answer = await app(server, 'POST', '/auth/sign-in', {
+        body: { key },
+        headers: { 'user-agent': userAgent },
+      });
+      return answer.headers.get('set-cookie')?.split(';')[0] ?? '';
+    };
+    const desk = await browser('Mozilla/5.0 (Windows NT 10.0) Chrome/131 desk');
+    const tablet = await browser('Mozilla/5.0 (iPad; CPU OS 18_1) tablet');
+    expect(desk).not.toBe(tablet);
+    const listed = await app(server, 'GET', '/api/panel/sessions', { cookie: desk });
+    expect(listed.body.sessions).toHaveLength(2);
+    expect(listed.body.sessions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          device: expect.stringContaining('desk'),
+          address: '127.0.0.1',
+          current: true,
+        }),
+        expect.objectContaining({ device: expect.stringContaining('tablet'), current: false }),
+      ]),
+    );
+    // Signing out ends the session: the same cookie, kept by a copy, opens nothing any more.
+    await app(server, 'POST', '/auth/sign-out', { cookie: desk });
+    expect((await app(server, 'GET', '/auth/status', { cookie: desk })).body.signedIn).toBe(false);
+    expect((await app(server, 'GET', '/api/panel/token', { cookie: desk })).status).toBe(401);
+    expect((await app(server, 'GET', '/auth/status', { cookie: tablet })).body.signedIn).toBe(true);
+    // A cookie of the right form with a wrong secret is nobody.
+    const forged = `${tablet.slice(0, tablet.indexOf('.') + 1)}${'A'.repeat(43)}`;
+    expect((await app(server, 'GET', '/auth/status', { cookie: forged })).body.signedIn).toBe(false);
+  });
+
+  it('a session can be ended from another browser; an unknown one is 404 in words, a bad body 400', async () => {
+    const server = await build({ headless: false });
+    const desk = await signIn(server);
+    const tablet = await signIn(server);
+    const sessions = (await app(server, 'GET', '/api/panel/sessions', { cookie: desk })).body.sessions;
+    const other = sessions.find((session: { current: boolean }) => !session.current);
+    const tabletPage = await connect(`${server.applicationUrl.replace('http', 'ws')}/ws?role=operator`, {
+      headers: { cookie: tablet },
+    });
+    await tabletPage.next();
+    const ended = await app(server, 'POST', '/api/panel/sessions/end', {
+      cookie: desk,
+      body: { id: other.id },
+    });
+    expect(ended.body).toEqual({ ok: true });
+    // Its open operator app page goes at once, not at its next request.
+    expect(await tabletPage.closed).toMatchObject({ code: 4401 });
+    expect((await app(server, 'GET', '/auth/status', { cookie: tablet })).body.signedIn).toBe(false);
+    const again = await app(server, 'POST', '/api/panel/sessions/end', {
+      cookie: desk,
+      body: { id: other.id },
+    });
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({
+      ok: false,
+      error: 'not_found',
+      message: expect.stringContaining(other.id),
+    });
+    const bad = await app(server, 'POST', '/api/panel/sessions/end', { cookie: desk, body: { id: 7 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ ok: false, error: 'invalid_payload' });
+    expect((await app(server, 'GET', '/api/panel/sessions', { cookie: tablet })).status).toBe(401);
+  });
+
+  it('sessions survive a restart; one ended stays ended; the key regenerated from the app ends them all', async () => {
+    const dataDir = await tempDir();
+    const first = await build({ headless: false, dataDir });
+    const desk = await signIn(first);
+    const tablet = await signIn(first);
+    await app(first, 'POST', '/auth/sign-out', { cookie: tablet });
+    await first.close();
+    const server = await build({ headless: false, dataDir });
+    expect((await app(server, 'GET', '/auth/status', { cookie: desk })).body.signedIn).toBe(true);
+    expect((await app(server, 'GET', '/auth/status', { cookie: tablet })).body.signedIn).toBe(false);
+    const oldKey = new URL(server.signInUrl()).searchParams.get('key');
+    const regenerated = await app(server, 'POST', '/api/panel/sign-in-key/regenerate', { cookie: desk });
+    expect(regenerated.body).toEqual({ ok: true, key: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(regenerated.body.key).not.toBe(oldKey);
+    expect((await app(server, 'GET', '/auth/status', { cookie: desk })).body.signedIn).toBe(false);
+    expect((await app(server, 'POST', '/auth/sign-in', { body: { key: oldKey } })).status).toBe(401);
+    const fresh = await app(server, 'POST', '/auth/sign-in', { body: { key: regenerated.body.key } });
+    const cookie = fresh.headers.get('set-cookie')?.split(';')[0] ?? '';
+    expect((await app(server, 'GET', '/api/panel/sessions', { cookie })).body.sessions).toHaveLength(1);
   });
 
   it('regenerating the sign-in key signs every browser out', async () => {

@@ -40,6 +40,7 @@ const clientOf = (socket: WebSocket, authenticated = true): WsClient => ({
   authenticated,
   alive: true,
   panel: false,
+  session: null,
   role: null,
 });
 

@@ -20,6 +20,7 @@ import type { SettingsOwner } from '../../settings/settings-owner.ts';
 
 export const settingsAnswer = answers(okAnswer({ settings: PublicSettingsSchema }));
 const tokenAnswer = answers(okAnswer({ token: Type.String() }));
+const keyAnswer = answers(okAnswer({ key: Type.String({ description: 'The new sign-in key' }) }));
 
 export interface PanelApiOptions {
   /** Where the routes are (not `prefix`, which Fastify would add to every path): '/internal' (automation server) or '/api/panel' (application server). */
@@ -29,7 +30,7 @@ export interface PanelApiOptions {
   /** The settings command. */
   panel: Dispatch;
   settings: Pick<SettingsOwner, 'current'>;
-  secrets: Pick<Secrets, 'token' | 'regenerateToken'>;
+  secrets: Pick<Secrets, 'token' | 'regenerateToken' | 'regenerateSignInKey'>;
   access: Pick<Access, 'recent'>;
 }
 
@@ -50,6 +51,11 @@ const panelApiRoutes: FastifyPluginAsyncTypebox<PanelApiOptions> = async (
   app.post(`${base}/token/regenerate`, { schema: { response: tokenAnswer } }, async () => ({
     ok: true as const,
     token: await secrets.regenerateToken(),
+  }));
+  // Every browser signed out; the answer's key makes the new sign-in address (hud-automation app-url).
+  app.post(`${base}/sign-in-key/regenerate`, { schema: { response: keyAnswer } }, async () => ({
+    ok: true as const,
+    key: await secrets.regenerateSignInKey(),
   }));
   // The operator app's subscription switch (Integrations > Observer); the shell also has host_report.
   app.post(
