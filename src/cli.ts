@@ -19,7 +19,9 @@ Usage:
   hud-automation serve [options]       run the server (the default command)
   hud-automation token [--regenerate]  show the access token for local-network devices (or make a new one)
   hud-automation lan on|off            switch local network mode of the running server, and save it
-  hud-automation app-url               the operator app's sign-in address of the server running on the data directory
+  hud-automation app-url [--regenerate]
+                                       the operator app's sign-in address of the server running on the data
+                                       directory (--regenerate: a new key, every browser signed out)
   hud-automation gsi-config [--install | --check] [--cs2-dir DIR] [--lan | --address HOST]
                                        the game's cfg file for game data (docs/game-data.md): print it and
                                        where it goes, install it into every CS2 install Steam lists, or
@@ -42,7 +44,9 @@ Options:
   --log-format FORMAT  pretty or json (default: pretty on a terminal, json otherwise)
   --inspect            relay the machines to the Stately inspector (open the printed address)
   --inspect-port N     port of the inspector page (default ${DEFAULT_PORT + 1})
-  --regenerate         with token: make a new token (remote devices are disconnected)
+  --regenerate         with token: make a new token (remote devices are disconnected); with app-url: a new
+                       sign-in key (every browser signed out). Through the server running on the data
+                       directory; when it cannot be reached nothing changes (exit 1)
   --install, --check   with gsi-config: write the cfg file into CS2, or check it
   --cs2-dir DIR        with gsi-config: this CS2 install folder (repeatable) instead of Steam's libraries
   --address HOST       with gsi-config: the address the game posts to (--lan: this machine's local-network one)
@@ -118,9 +122,10 @@ async function main(argv: string[]): Promise<void> {
   if (!COMMANDS.includes(command)) throw new UsageError(`unknown command: ${command}`, true);
   const port = portOf(values.port, DEFAULT_PORT, '--port');
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  if (command === 'token') return printToken(port, dataDir, values.regenerate ?? false);
-  if (command === 'lan') return switchLan(port, positionals[1]);
-  if (command === 'app-url') return printAppUrl(dataDir);
+  const portGiven = values.port !== undefined;
+  if (command === 'token') return printToken(port, portGiven, dataDir, values.regenerate ?? false);
+  if (command === 'lan') return switchLan(port, dataDir, positionals[1]);
+  if (command === 'app-url') return printAppUrl(dataDir, values.regenerate ?? false);
   if (command === 'gsi-config') return gsiConfig(values, dataDir);
   if (positionals.length > 1) throw new UsageError(`serve takes no arguments: ${positionals[1]}`, true);
 
@@ -174,9 +179,12 @@ async function main(argv: string[]): Promise<void> {
   const automation = server.automation.server.listening
     ? `  HTTP      ${server.httpUrl}\n  WebSocket ${server.wsUrl}\n`
     : '  Automation server switched off (operator app: Integrations > Local automation)\n';
-  process.stdout.write(
-    `hud-automation ready\n  Operator app  ${server.signInUrl()}\n${automation}${inspectorLine}`,
-  );
+  // The sign-in address carries the key: shown on a terminal, never written into a service's log
+  // (stdout is a file or a journal then), which says where to get it instead.
+  const operatorApp = process.stdout.isTTY
+    ? server.signInUrl()
+    : `${server.applicationUrl}/  (sign-in address: hud-automation app-url)`;
+  process.stdout.write(`hud-automation ready\n  Operator app  ${operatorApp}\n${automation}${inspectorLine}`);
 }
 
 type Values = ReturnType<typeof parse>['values'];
@@ -258,40 +266,142 @@ function portOf(text: string | undefined, fallback: number, flag: string): numbe
   return port;
 }
 
-/** A call to the running server's panel API on loopback; its `ok: false` answers become errors. */
-async function askPanel<T>(
-  port: number,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-): Promise<T & { ok: true }> {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+/** The panel API of a running server, on loopback: `call` throws its `ok: false` answers as errors. */
+interface PanelLink {
+  call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>;
+  /** Where it was reached, for messages. */
+  where: string;
+}
+
+/** A running server answers its panel API at once; one that does not within this is not reachable. */
+const PANEL_TIMEOUT_MS = 5_000;
+
+async function askPanel<T>(url: string, method: 'GET' | 'POST', body?: unknown, cookie?: string): Promise<T> {
+  const response = await fetch(url, {
     method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(PANEL_TIMEOUT_MS),
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(cookie ? { cookie } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const answer = (await response.json()) as T & { ok: boolean; message?: string };
   if (!answer.ok) throw new Error(answer.message ?? `the server answered ${response.status}`);
-  return answer as T & { ok: true };
+  return answer;
 }
 
-/** Asks the running server; without one, reads or replaces the token file itself. */
-async function printToken(port: number, dataDir: string, regenerate: boolean): Promise<void> {
+/** The automation server's panel API (/internal/…), which answers loopback only. */
+const automationPanel = (port: number): PanelLink => ({
+  call: (method, path, body) => askPanel(`http://127.0.0.1:${port}/internal${path}`, method, body),
+  where: `port ${port}`,
+});
+
+/**
+ * The operator app's panel API (/api/panel/…), signed in with the data directory's key for the one
+ * call (its session ends right after): the way in while the automation server is switched off.
+ */
+function applicationPanel(appPort: number, dataDir: string): PanelLink {
+  const base = `http://127.0.0.1:${appPort}`;
+  return {
+    where: `application port ${appPort}`,
+    async call(method, path, body) {
+      const key = (await readFile(join(dataDir, SIGN_IN_KEY_FILE), 'utf8')).trim();
+      const signIn = await fetch(`${base}/auth/sign-in`, {
+        method: 'POST',
+        signal: AbortSignal.timeout(PANEL_TIMEOUT_MS),
+        headers: { 'content-type': 'application/json', 'user-agent': 'hud-automation command line' },
+        body: JSON.stringify({ key }),
+      });
+      const cookie = signIn.headers.get('set-cookie')?.split(';')[0];
+      if (!cookie)
+        throw new Error(`the operator app refused the data directory's sign-in key (${signIn.status})`);
+      try {
+        return await askPanel(`${base}/api/panel${path}`, method, body, cookie);
+      } finally {
+        // A key regenerated by the call has ended this session already; otherwise end it now.
+        await fetch(`${base}/auth/sign-out`, { method: 'POST', headers: { cookie } }).catch(() => undefined);
+      }
+    },
+  };
+}
+
+/**
+ * The server to ask: the one running on the data directory (its lock names its ports: the
+ * automation port, or with the automation server switched off the application port), else one on
+ * the port given; null when none runs, so the command may work on the files itself. A server that
+ * runs but cannot be reached is an error: nothing may change behind its back.
+ */
+async function runningPanel(port: number, dataDir: string): Promise<PanelLink | null> {
+  const running = await readRunningServer(dataDir);
+  if (!running) return (await answers(automationPanel(port))) ? automationPanel(port) : null;
+  const where = `the server running on ${dataDir} (pid ${running.pid})`;
+  if (running.port !== null && (await answers(automationPanel(running.port), where))) {
+    return automationPanel(running.port);
+  }
+  if (running.appPort !== null) return applicationPanel(running.appPort, dataDir);
+  throw new Error(`${where} is still starting: nothing changed; ask again in a moment`);
+}
+
+/** Whether a panel API listens there (false: nothing listens); a listener that does not answer throws. */
+async function answers(link: PanelLink, who = `the server on ${link.where}`): Promise<boolean> {
   try {
-    const { token } = regenerate
-      ? await askPanel<{ token: string }>(port, 'POST', '/internal/token/regenerate')
-      : await askPanel<{ token: string }>(port, 'GET', '/internal/token');
-    process.stdout.write(`${token}\n`);
+    await link.call('GET', '/token');
+    return true;
   } catch (error) {
-    if (!isConnectionRefused(error)) throw error;
-    const file = join(dataDir, TOKEN_FILE);
-    process.stdout.write(`${regenerate ? await regenerateToken(file) : await loadOrCreateToken(file)}\n`);
+    if (isConnectionRefused(error)) return false;
+    throw new Error(`${who} does not answer (${(error as Error).message}): nothing changed`);
   }
 }
 
+/** Runs `call` on the running server; names it and says that nothing changed when it fails. */
+async function throughServer<T>(
+  link: PanelLink,
+  what: string,
+  call: (link: PanelLink) => Promise<T>,
+): Promise<T> {
+  try {
+    return await call(link);
+  } catch (error) {
+    const silent = isConnectionRefused(error) || (error as Error).name === 'TimeoutError';
+    const reason = silent ? 'it does not answer' : (error as Error).message;
+    throw new Error(
+      `could not ${what} through the running server (${link.where}): ${reason}. Nothing changed.`,
+    );
+  }
+}
+
+/** Asks the running server; without one, reads or replaces the token file itself. */
+async function printToken(
+  port: number,
+  portGiven: boolean,
+  dataDir: string,
+  regenerate: boolean,
+): Promise<void> {
+  const link = await runningPanel(port, dataDir);
+  if (!link && regenerate && portGiven)
+    throw new Error(
+      `no hud-automation server answers on port ${port} (nor runs on ${dataDir}): nothing changed`,
+    );
+  if (link) {
+    const { token } = await throughServer(
+      link,
+      regenerate ? 'regenerate the token' : 'read the token',
+      (panel) =>
+        regenerate
+          ? panel.call<{ token: string }>('POST', '/token/regenerate')
+          : panel.call<{ token: string }>('GET', '/token'),
+    );
+    process.stdout.write(`${token}\n`);
+    return;
+  }
+  // No server runs on the data directory: the file is what the next start reads.
+  const file = join(dataDir, TOKEN_FILE);
+  process.stdout.write(`${regenerate ? await regenerateToken(file) : await loadOrCreateToken(file)}\n`);
+}
+
 /** Reads the lock of the server running on the data directory for its application port. */
-async function printAppUrl(dataDir: string): Promise<void> {
+async function printAppUrl(dataDir: string, regenerate: boolean): Promise<void> {
   const running = await readRunningServer(dataDir);
   if (!running)
     throw new Error(
@@ -299,14 +409,27 @@ async function printAppUrl(dataDir: string): Promise<void> {
     );
   if (running.appPort === null)
     throw new Error(`the server on ${dataDir} (pid ${running.pid}) is still starting: ask again in a moment`);
-  const key = (await readFile(join(dataDir, SIGN_IN_KEY_FILE), 'utf8')).trim();
+  let key = (await readFile(join(dataDir, SIGN_IN_KEY_FILE), 'utf8')).trim();
+  if (regenerate) {
+    const link = (await runningPanel(DEFAULT_PORT, dataDir)) as PanelLink;
+    ({ key } = await throughServer(link, 'regenerate the sign-in key', (panel) =>
+      panel.call<{ key: string }>('POST', '/sign-in-key/regenerate'),
+    ));
+  }
   process.stdout.write(`${signInUrlOf(running.appPort, key)}\n`);
 }
 
-async function switchLan(port: number, mode: string | undefined): Promise<void> {
+async function switchLan(port: number, dataDir: string, mode: string | undefined): Promise<void> {
   if (mode !== 'on' && mode !== 'off')
     throw new UsageError(`lan takes on or off; got ${mode ?? 'nothing'}`, true);
-  await askPanel(port, 'POST', '/internal/settings', { lanMode: mode === 'on' });
+  const link = await runningPanel(port, dataDir);
+  if (!link)
+    throw new Error(
+      `no hud-automation server is running on ${dataDir} or port ${port}: start one (with --lan for this run), or give its --data-dir or --port`,
+    );
+  await throughServer(link, `switch local network mode ${mode}`, (panel) =>
+    panel.call('POST', '/settings', { lanMode: mode === 'on' }),
+  );
   process.stdout.write(`local network mode ${mode}\n`);
 }
 

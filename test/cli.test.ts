@@ -53,14 +53,86 @@ describe('hud-automation token and lan', () => {
   });
 });
 
+describe('token --regenerate and app-url --regenerate go through the running server, or change nothing', () => {
+  const serve = async (dataDir: string) =>
+    startCli(['--headless', '--no-obs', '--data-dir', dataDir, '--log-level', 'warn']);
+  const readToken = async (dataDir: string) => (await readFile(join(dataDir, 'access-token'), 'utf8')).trim();
+
+  it('finds the server of the data directory on its own port, also with the automation server off', async () => {
+    const dataDir = await tempDir();
+    const server = await serve(dataDir);
+    try {
+      const old = await readToken(dataDir);
+      // No --port: the default port is not this server's; its lock names the right one.
+      const fresh = await cli('token', '--regenerate', '--data-dir', dataDir);
+      expect(fresh).not.toBe(old);
+      const status = async (token: string) =>
+        (await fetch(`${server.httpUrl}/api/state`, { headers: { authorization: `Bearer ${token}` } }))
+          .status;
+      expect(await status(fresh)).toBe(200);
+      // With the automation server switched off, through the operator app's panel API.
+      await fetch(`${server.httpUrl}/internal/settings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ automation: { enabled: false } }),
+      });
+      const third = await cli('token', '--regenerate', '--data-dir', dataDir);
+      expect(third).not.toBe(fresh);
+      expect(await readToken(dataDir)).toBe(third);
+      expect(await cli('lan', 'on', '--data-dir', dataDir)).toBe('local network mode on');
+      const before = await cli('app-url', '--data-dir', dataDir);
+      const after = await cli('app-url', '--regenerate', '--data-dir', dataDir);
+      expect(after).not.toBe(before);
+      // The old address signs nobody in any more; the new one does.
+      expect((await fetch(before, { redirect: 'manual' })).headers.get('set-cookie')).toBeNull();
+      expect((await fetch(after, { redirect: 'manual' })).headers.get('set-cookie')).toContain('HttpOnly');
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('a server that runs but does not answer: exit 1, it says so, and the token file is untouched', async () => {
+    const dataDir = await tempDir();
+    const server = await serve(dataDir);
+    const old = await readToken(dataDir);
+    server.child.kill('SIGSTOP');
+    try {
+      const answer = await runCli(['token', '--regenerate', '--data-dir', dataDir]);
+      expect(answer.code).toBe(1);
+      expect(answer.stderr).toContain(`the server running on ${dataDir}`);
+      expect(answer.stderr).toContain('does not answer');
+      expect(answer.stderr).toContain('nothing changed');
+      expect(await readToken(dataDir)).toBe(old);
+      const wrongPort = await runCli([
+        'token',
+        '--regenerate',
+        '--port',
+        String(await unusedPort()),
+        '--data-dir',
+        await tempDir(),
+      ]);
+      expect(wrongPort.code).toBe(1);
+      expect(wrongPort.stderr).toContain('nothing changed');
+    } finally {
+      server.child.kill('SIGCONT');
+      // `killed` is already true (SIGSTOP was a signal too): stop() would not send SIGTERM.
+      server.child.kill('SIGTERM');
+      await stop(server);
+    }
+  });
+});
+
 describe('hud-automation app-url', () => {
   it('prints the sign-in address of the server running on the data directory, the one it printed at start', async () => {
     const dataDir = await tempDir();
     const server = await startCli(['--headless', '--no-obs', '--data-dir', dataDir, '--log-level', 'warn']);
     try {
-      const printed = (await server.waitForOutput(/Operator app\s+(\S+)/))[1];
+      // Not a terminal (a service's log): the banner says where the sign-in address is, not its key.
+      const printed = (await server.waitForOutput(/Operator app\s+(.+)/))[1];
+      expect(printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ {2}\(sign-in address: hud-automation app-url\)$/);
       const url = await cli('app-url', '--data-dir', dataDir);
-      expect(url).toBe(printed);
+      expect(url.startsWith(`${printed?.split(' ')[0]}?key=`)).toBe(true);
+      expect(server.output()).not.toContain(new URL(url).searchParams.get('key'));
       // The address works: it signs a browser in (303 to the app, with the session cookie).
       const signIn = await fetch(url, { redirect: 'manual' });
       expect(signIn.status).toBe(303);

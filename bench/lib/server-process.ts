@@ -118,6 +118,8 @@ export interface ServerProcess {
   /** The same, user and system apart. */
   cpuTimes(): CpuTimes;
   output(): string;
+  /** The operator app's sign-in address (the hud server; read from its data directory's key). */
+  signInUrl(): string;
   /** SIGTERM (the CLI saves and exits; a --cpu-prof profile is written then), SIGKILL after 10 s. */
   stop(): Promise<void>;
 }
@@ -194,6 +196,8 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
     cpuMs: () => cpuMsOf(pid),
     cpuTimes: () => cpuTimesOf(pid),
     output: () => output,
+    signInUrl: () =>
+      `http://127.0.0.1:${appPort}/?key=${readFileSync(join(dataDir, 'sign-in-key'), 'utf8').trim()}`,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');

@@ -24,8 +24,7 @@ export async function operatorClick(context: PartContext): Promise<Row[]> {
   });
   const browser = await launchChromium();
   try {
-    const signIn = /Operator app\s+(\S+)/.exec(hud.output())?.[1];
-    if (!signIn) throw new Error(`the server did not print the operator app's address:\n${hud.output()}`);
+    const signIn = hud.signInUrl();
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     await page.goto(signIn);
     await page.getByRole('tab', { name: 'HUD' }).click();
