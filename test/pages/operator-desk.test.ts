@@ -93,7 +93,11 @@ describe.skipIf(!chromiumAvailable)('the operator app at the desk, in Chromium',
   it('keeps the header on one line at 1280x800 and 1024x768 with long names and every chip filled', async () => {
     // OBS switched on towards a port where nothing listens: the longest chip, with its reason.
     // --headless: the match commands below work before a page is open.
-    const server = await build({ overrides: { obs: { enabled: true, url: 'ws://127.0.0.1:9' } } });
+    // The game data stays "receiving" for the whole test, however slow the machine.
+    const server = await build({
+      overrides: { obs: { enabled: true, url: 'ws://127.0.0.1:9' } },
+      gameReceivingTimeoutMs: 120_000,
+    });
     await command(server, 'set_teams', {
       teamA: { name: 'Natus Vincere' },
       teamB: { name: 'Team Vitality' },
@@ -102,8 +106,8 @@ describe.skipIf(!chromiumAvailable)('the operator app at the desk, in Chromium',
     await command(server, 'set_event_name', { name: 'PGL Major Copenhagen 2026 · Playoffs' });
     await overlayReports(server, { scoreboardVisible: false, vetoVisible: false, statsVisible: false });
 
+    await gameFrame(server);
     for (const viewport of [LAPTOP, TABLET]) {
-      await gameFrame(server); // the game's frames stop counting after a few seconds without one
       const page = await signedIn(server, viewport);
       await page.locator('[data-status="game"][data-tone="ok"]').waitFor();
       // OBS away: connecting again and again, with the reason of the last failure.
@@ -122,7 +126,6 @@ describe.skipIf(!chromiumAvailable)('the operator app at the desk, in Chromium',
 
     // A tablet held upright has no room for one line: the status items take a row of their own,
     // still one line of chips, inside the window.
-    await gameFrame(server);
     const upright = await signedIn(server, UPRIGHT);
     await upright.locator('[data-status="game"][data-tone="ok"]').waitFor();
     await upright.screenshot({ path: `${SCREENSHOTS}header-800x1280.png` });
@@ -132,7 +135,7 @@ describe.skipIf(!chromiumAvailable)('the operator app at the desk, in Chromium',
     expect(layout.overflows).toBe(false);
     const bar = await upright.getByRole('list', { name: 'Status' }).boundingBox();
     expect((bar?.x ?? 0) + (bar?.width ?? Number.POSITIVE_INFINITY)).toBeLessThanOrEqual(UPRIGHT.width);
-  });
+  }, 60_000); // three pages, three screenshots
 
   it('greys every chip while the link to the server is down, and brings them back when it is up', async () => {
     const dataDir = await tempDir();
@@ -172,6 +175,12 @@ describe.skipIf(!chromiumAvailable)('the operator app at the desk, in Chromium',
       ),
     );
     expect(colours).not.toContain('rgb(47, 191, 113)');
+    // A hotkey pressed now is not sent, and the page says so in words.
+    await page.keyboard.press('F9');
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Scoreboard not toggled: Not connected to the server' })
+      .waitFor();
     await page.screenshot({ path: `${SCREENSHOTS}header-link-down-1280x800.png` });
 
     // The same server again (same data directory, same port): the page reconnects on its own.

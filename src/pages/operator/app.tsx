@@ -148,6 +148,7 @@ function HotkeyFeedback() {
           class={last.ok ? 'hotkey-feedback__note' : 'hotkey-feedback__note hotkey-feedback__note--bad'}
           data-hotkey-feedback={last.key}
           data-hotkey-ok={last.ok ? 'yes' : 'no'}
+          role={last.ok ? undefined : 'alert'}
         >
           <kbd class="hotkey">{last.key}</kbd> {last.text}
         </p>

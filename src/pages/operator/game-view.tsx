@@ -207,6 +207,7 @@ function Players() {
                 <td>{player.slot}</td>
                 <td>
                   {player.name}
+                  {observed ? ' ' : null}
                   {observed ? (
                     <span class="observed-mark" data-observed-mark>
                       Observed
