@@ -1,4 +1,5 @@
 import type { RequestRecord } from '../protocol/answers.ts';
+import { REQUEST_MESSAGE_MAX } from '../protocol/answers.ts';
 
 export type { RequestRecord };
 
@@ -10,7 +11,8 @@ export type UntimedRecord = Omit<RequestRecord, 'time'>;
 /**
  * A ring of the last RECENT_REQUESTS records, oldest overwritten first. Every request passes through
  * here, so adding one allocates nothing: the record is kept as given and its time in a typed array,
- * formatted only when the list is read.
+ * formatted only when the list is read. A failure's message is kept too, cut to REQUEST_MESSAGE_MAX
+ * characters, so the list stays bounded whatever a message says (a payload error quotes the payload).
  */
 export class RecentRequests {
   readonly #ring: UntimedRecord[] = [];
@@ -20,8 +22,9 @@ export class RecentRequests {
   /** Called with each new record while someone may show the list live (the operator app). */
   onAdd: ((record: UntimedRecord, at: number) => void) | null = null;
 
-  add(record: UntimedRecord): void {
+  add(given: UntimedRecord): void {
     const at = Date.now();
+    const record = boundMessage(given);
     const index = this.#next;
     this.#ring[index] = record;
     this.#at[index] = at;
@@ -38,6 +41,15 @@ export class RecentRequests {
     }
     return records;
   }
+}
+
+function boundMessage(record: UntimedRecord): UntimedRecord {
+  const { message } = record;
+  if (message === undefined || message.length <= REQUEST_MESSAGE_MAX) return record;
+  let end = REQUEST_MESSAGE_MAX - 1;
+  // Never half of a surrogate pair (an emoji in a team name): the list is sent as UTF-8.
+  if (/[\uD800-\uDBFF]/.test(message.charAt(end - 1))) end -= 1;
+  return { ...record, message: `${message.slice(0, end)}…` };
 }
 
 export const formatRecord = (record: UntimedRecord, at: number): RequestRecord => ({

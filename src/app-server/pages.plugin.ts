@@ -2,15 +2,37 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { pathOf } from '../access/peer.ts';
 import { sendError } from '../http/error-envelope.ts';
 import { ServiceError } from '../protocol/errors.ts';
-import { SCENE_PAGES } from './page-paths.ts';
+import { isOverlayPagePath, SCENE_PAGES } from './page-paths.ts';
+
+/**
+ * Anti-framing, on every answer of the application server but the pages OBS shows (the HUD and the
+ * scenes): no other site may put the operator app, its sign-in, the observer's page or anything
+ * else of this server in a frame (clickjacking). The modern header and the old one, for older
+ * browsers and OBS's own Chromium. The HUD and scene pages may be framed: they only show, carry no
+ * session and nothing to click, and crews compose them inside other pages (docs/application.md).
+ */
+export const NO_FRAMING = {
+  'content-security-policy': "frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+} as const;
 
 /**
  * The built pages (dist/pages): the operator app at /, the HUD overlay at /hud, the scene pages at
  * /scenes/<window|versus|talents|sponsors|mapRecap>, the observer's page at /observer, and their assets.
  */
 async function pagesPlugin(app: FastifyInstance, { root }: { root: string }): Promise<void> {
+  // Every answer, not only the built pages': a page not built yet, an error, the sign-in redirect.
+  app.addHook('onSend', async (request, reply) => {
+    if (!isOverlayPagePath(pathOf(request.url))) reply.headers(NO_FRAMING);
+    // Built assets carry a content hash in their name: they never change, the index does.
+    if (request.url.startsWith('/assets/'))
+      reply.header('cache-control', 'public, max-age=31536000, immutable');
+    else if (reply.getHeader('content-type')?.toString().startsWith('text/html'))
+      reply.header('cache-control', 'no-cache');
+  });
   if (!existsSync(root)) {
     app.log.warn({ root }, 'the pages are not built: run npm run build');
     app.get('/', (_request, reply) =>
@@ -34,13 +56,6 @@ async function pagesPlugin(app: FastifyInstance, { root }: { root: string }): Pr
       );
     }
     return reply.sendFile('scene.html');
-  });
-  // Built assets carry a content hash in their name: they never change, the index does.
-  app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith('/assets/'))
-      reply.header('cache-control', 'public, max-age=31536000, immutable');
-    else if (reply.getHeader('content-type')?.toString().startsWith('text/html'))
-      reply.header('cache-control', 'no-cache');
   });
 }
 

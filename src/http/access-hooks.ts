@@ -81,7 +81,8 @@ export function recordRequest(
     status: reply.statusCode,
     address: peerOf(request.socket, request.ip).address,
   };
-  const record = reply.errorCode ? { ...entry, error: reply.errorCode } : entry;
+  const { failure } = reply;
+  const record = failure ? { ...entry, error: failure.code, message: failure.message } : entry;
   access.recent.add(record);
   request.log.debug(record, 'request');
 }

@@ -82,6 +82,7 @@ export function frameworkErrorHandler(access: Access) {
       request: `${request.method} ${path}`,
       status: failure.status,
       error: failure.code,
+      message: failure.message,
       address: peerOf(socket, request.ip).address,
     });
     // A WebSocket upgrade answered here has no server behind its response to end the connection.
@@ -183,6 +184,7 @@ function answerRaw(access: Access, socket: Socket, request: string, failure: Ser
     request,
     status: failure.status,
     error: failure.code,
+    message: failure.message,
     address: canonicalAddress(socket.remoteAddress) ?? 'unknown',
   });
   const body = JSON.stringify(failure.toBody());

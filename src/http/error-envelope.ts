@@ -6,8 +6,8 @@ import { ERROR_STATUS, ServiceError } from '../protocol/errors.ts';
 
 declare module 'fastify' {
   interface FastifyReply {
-    /** The envelope's error code of a failed answer, for the log and the recent-requests list. */
-    errorCode: ErrorCode | null;
+    /** The failure a failed answer sent (its code and message), for the log and the recent-requests list. */
+    failure: ServiceError | null;
   }
 }
 
@@ -60,7 +60,7 @@ export function toServiceError(error: unknown): ServiceError | null {
 /** Answers a failure in the spec's envelope, with the status its code has. */
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
-  reply.errorCode = error.code;
+  reply.failure = error;
   return reply.code(error.status).send(error.toBody());
 }
 
@@ -69,7 +69,7 @@ export function sendError(reply: FastifyReply, error: ServiceError): FastifyRepl
  * and known paths with another method (405 with Allow).
  */
 async function errorEnvelopePlugin(app: FastifyInstance): Promise<void> {
-  app.decorateReply('errorCode', null);
+  app.decorateReply('failure', null);
 
   // Method + path patterns, for telling a wrong method (405) from an unknown path (404).
   const routes: Array<{ pattern: RegExp; methods: Set<string> }> = [];

@@ -207,6 +207,9 @@ export const ErrorEnvelopeSchema = Type.Object({
 });
 export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
 
+/** The longest failure message the recent-requests list keeps; a longer one is cut and ends with "…". */
+export const REQUEST_MESSAGE_MAX = 240;
+
 /** One entry of the recent-requests list of the panel. */
 /** A signed-in browser of the operator app (GET /api/panel/sessions). */
 export const SessionRecordSchema = Type.Object({
@@ -226,6 +229,12 @@ export const RequestRecordSchema = Type.Object({
   request: Type.String({ description: 'POST /api/actions/veto_select, trigger veto_select, connect …' }),
   status: Type.Integer(),
   error: Type.Optional(Type.String({ description: 'The error code of a failure' })),
+  message: Type.Optional(
+    Type.String({
+      maxLength: REQUEST_MESSAGE_MAX,
+      description: `The message of a failure, as its answer said it (cut to ${REQUEST_MESSAGE_MAX} characters)`,
+    }),
+  ),
   address: Type.String({ description: 'The sender address' }),
 });
 export type RequestRecord = Static<typeof RequestRecordSchema>;

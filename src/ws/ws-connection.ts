@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { tokensEqual } from '../access/access-token.ts';
 import { peerOf } from '../access/peer.ts';
+import { ServiceError } from '../protocol/errors.ts';
 import { AUTH_DEADLINE_MS, CLOSE, PROTOCOL_VERSION } from '../protocol/websocket.ts';
 import { SERVICE_ID, VERSION } from '../version.ts';
 import { meterMessages } from './message-budget.ts';
@@ -57,7 +58,7 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
     if (client.role !== null) fanout.send(client, deps.game.fullMessage());
   };
   const refuse = (what: string, reason: string) => {
-    record(client, what, 401, 'unauthorized');
+    record(client, what, new ServiceError('unauthorized', reason));
     socket.close(CLOSE.unauthorized, reason);
   };
   /** The first message of a local-network client: the token, or the connection ends with 4401. */

@@ -56,8 +56,8 @@ export interface WsContext {
   fanout: WsFanout;
   /** Sent to an operator app page right after hello (the application server only). */
   panelStatus: (() => PanelStatus) | null;
-  /** Records a request for the panel's recent-requests list and the log. */
-  record(client: WsClient, request: string, status: number, error?: string): void;
+  /** Records a request for the panel's recent-requests list and the log: 200, or the failure it answered. */
+  record(client: WsClient, request: string, failure?: ServiceError): void;
   /** Logs a fault of ours (it is answered as internal_error). */
   fault(error: unknown, action: string): void;
 }
@@ -107,13 +107,13 @@ async function answerWith(
   try {
     const answer = await run();
     fanout.send(client, { type: 'result', id, action, ...answer });
-    record(client, request, 200);
+    record(client, request);
   } catch (caught) {
     const known = caught instanceof ServiceError ? caught : null;
     if (!known) fault(caught, action);
     const error = known ?? new ServiceError('internal_error', 'internal error: see the service log');
     fanout.send(client, { type: 'result', id, action, status: error.status, ...error.toBody() });
-    record(client, request, error.status, error.code);
+    record(client, request, error);
   }
 }
 
@@ -166,7 +166,7 @@ export function refuseMessage(
   text: string,
   error: RateLimitedError,
 ): void {
-  context.record(client, 'message', error.status, error.code);
+  context.record(client, 'message', error);
   if (!client.authenticated) {
     client.socket.close(CLOSE.rateLimited, error.message);
     return;

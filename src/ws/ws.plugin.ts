@@ -87,9 +87,9 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, deps, panel }:
     transport,
     fanout,
     panelStatus: statusNow,
-    record(client, request, status, error) {
-      const entry = { transport, request, status, address: client.address };
-      const record = error ? { ...entry, error } : entry;
+    record(client, request, failure) {
+      const entry = { transport, request, status: failure?.status ?? 200, address: client.address };
+      const record = failure ? { ...entry, error: failure.code, message: failure.message } : entry;
       access.recent.add(record);
       app.log.debug(record, 'request');
     },

@@ -7,14 +7,14 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { build } from '../helpers/build.ts';
-import { chromiumAvailable, chromiumPerFile } from '../helpers/chromium.ts';
+import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { FAZE_NAVI, fixture, postFrame, toCs2, withToken } from '../helpers/gsi.ts';
 
 describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
   const chromium = chromiumPerFile();
 
-  async function gameView(server: RunningServer): Promise<Page> {
-    const context = await chromium.newContext({ width: 1920, height: 1080 });
+  async function gameView(server: RunningServer, viewport = { width: 1920, height: 1080 }): Promise<Page> {
+    const context = await chromium.newContext(viewport);
     const page = await context.newPage();
     await page.goto(server.signInUrl());
     await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
@@ -66,5 +66,37 @@ describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
     await page.locator('[data-game-sides="CT-T"]').waitFor();
     await page.getByRole('button', { name: 'Swap sides' }).click();
     await page.locator('[data-game-sides="T-CT"]').waitFor();
+  });
+
+  it('marks the observed player where an operator sees it at a glance, and the mark follows the camera', async () => {
+    const server = await build({ headless: false });
+    const page = await gameView(server, { width: 1280, height: 800 });
+    const frame = withToken(toCs2(await fixture(FAZE_NAVI)), server.service.game.token);
+    expect((await postFrame(server.applicationPort, frame)).status).toBe(200);
+
+    const players = page.locator('[data-card="game-players"]');
+    const s1mple = players.locator('tr[data-slot="7"]');
+    const twistzz = players.locator('tr[data-slot="1"]');
+    await s1mple.and(page.locator('[data-observed="yes"]')).waitFor();
+    // A word, not only a colour: one "Observed" mark, on the observed player's row.
+    await s1mple.getByText('Observed', { exact: true }).waitFor();
+    await expect(players.locator('[data-observed-mark]').count()).resolves.toBe(1);
+    await expect(s1mple.getAttribute('aria-current')).resolves.toBe('true');
+    const background = (row: typeof s1mple) =>
+      row
+        .locator('td')
+        .first()
+        .evaluate((cell) => cell.ownerDocument.defaultView?.getComputedStyle(cell).backgroundColor);
+    expect(await background(s1mple)).not.toBe(await background(twistzz));
+    await page.screenshot({ path: `${SCREENSHOTS}game-observed-1280x800.png`, fullPage: true });
+
+    // The camera moves to Twistzz: the mark moves with it.
+    const next = structuredClone(frame);
+    next.player = { ...next.allplayers['76561198016255205'], steamid: '76561198016255205' };
+    expect((await postFrame(server.applicationPort, next)).status).toBe(200);
+    await twistzz.and(page.locator('[data-observed="yes"]')).waitFor();
+    await twistzz.getByText('Observed', { exact: true }).waitFor();
+    await expect(s1mple.getAttribute('data-observed')).resolves.toBe('no');
+    await expect(players.locator('[data-observed-mark]').count()).resolves.toBe(1);
   });
 });

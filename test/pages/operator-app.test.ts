@@ -175,6 +175,57 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     await expect(row.first().textContent()).resolves.toMatch(/127\.0\.0\.1.*200/);
   });
 
+  it("shows each answer's message in the recent requests, and filters them by command and by result", async () => {
+    const server = await build({ headless: false });
+    const page = await signedIn(server, { width: 1280, height: 800 });
+    await openView(page, /Local automation/, 'automation');
+
+    expect((await command(server, 'toggle_scoreboard')).status).toBe(200);
+    const tooLong = await command(server, 'set_event_name', { name: 'x'.repeat(200) });
+    expect(tooLong.status).toBe(400);
+    expect((await command(server, 'no_such_command')).status).toBe(404);
+    // OBS is off in tests: save_replay is 503, an error of the service rather than of the request.
+    const noObs = await command(server, 'save_replay');
+    expect(noObs.status).toBe(503);
+    const rows = page.locator('[data-request-row]');
+    const row = (request: string) => rows.filter({ has: page.locator(`[data-request="${request}"]`) });
+    await row('POST /api/actions/save_replay').waitFor();
+
+    // Each failure says what its answer said; a success has no message.
+    await expect(
+      row('POST /api/actions/set_event_name').locator('[data-request-message]').textContent(),
+    ).resolves.toBe(tooLong.body.message);
+    await expect(
+      row('POST /api/actions/save_replay').locator('[data-request-message]').textContent(),
+    ).resolves.toBe(noObs.body.message);
+    await expect(
+      row('POST /api/actions/toggle_scoreboard').locator('[data-request-message]').textContent(),
+    ).resolves.toBe('');
+
+    const statuses = () =>
+      rows.evaluateAll((items) => items.map((item) => Number(item.getAttribute('data-status'))));
+    const commandFilter = page.getByLabel('Command or route');
+    await commandFilter.selectOption('set_event_name');
+    await expect.poll(statuses).toEqual([400]);
+    await page.screenshot({ path: `${SCREENSHOTS}requests-filtered-1280x800.png`, fullPage: true });
+    await commandFilter.selectOption('');
+
+    await page.getByRole('radio', { name: /^Refused/ }).check();
+    await expect.poll(async () => (await statuses()).sort()).toEqual([400, 404]);
+    await page.getByRole('radio', { name: /^Errors/ }).check();
+    await expect.poll(statuses).toEqual([503]);
+    await page.getByRole('radio', { name: /^OK/ }).check();
+    await expect.poll(async () => (await statuses()).every((status) => status < 400)).toBe(true);
+    await row('POST /api/actions/toggle_scoreboard').waitFor();
+
+    // Both filters at once, and one that matches nothing says so.
+    await commandFilter.selectOption('no_such_command');
+    await page.getByText('No recent request matches the filter.').waitFor();
+    await page.getByRole('radio', { name: /^All/ }).check();
+    await expect.poll(statuses).toEqual([404]);
+    await page.screenshot({ path: `${SCREENSHOTS}requests-1280x800.png`, fullPage: true });
+  });
+
   it('closes and reopens the automation port with the enable switch', async () => {
     const server = await build({ headless: false });
     const page = await signedIn(server);

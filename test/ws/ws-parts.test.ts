@@ -143,13 +143,14 @@ describe('message handlers', () => {
   async function setup() {
     const server = await build();
     const fanout = new WsFanout();
-    const records: Array<[string, number, string | undefined]> = [];
+    const records: Array<[string, number, string | undefined, string | undefined]> = [];
     const context: WsContext = {
       deps: server.service,
       transport: 'ws',
       fanout,
       panelStatus: null,
-      record: (_client, request, status, error) => records.push([request, status, error]),
+      record: (_client, request, failure) =>
+        records.push([request, failure?.status ?? 200, failure?.code, failure?.message]),
       fault: () => {},
     };
     const fake = fakeSocket();
@@ -187,8 +188,8 @@ describe('message handlers', () => {
       }),
     ]);
     expect(records).toEqual([
-      ['trigger no_such', 404, 'unknown_action'],
-      ['trigger show_veto', 200, undefined],
+      ['trigger no_such', 404, 'unknown_action', expect.stringContaining('no_such')],
+      ['trigger show_veto', 200, undefined, undefined],
     ]);
   });
 

@@ -5,6 +5,7 @@ import { useEffect } from 'preact/hooks';
 import { connection, match } from '../common/store.ts';
 import { AutomationView } from './automation-view.tsx';
 import { GameView } from './game-view.tsx';
+import { lastHotkey, onHotkey } from './hotkeys.ts';
 import { HudView } from './hud-view.tsx';
 import { MatchView } from './match-view.tsx';
 import { ObsView } from './obs-view.tsx';
@@ -93,11 +94,16 @@ function Tabs() {
 
 function Header() {
   const summary = match.value;
+  // The whole line, for the tooltip: where the header is narrow the line is cut with an ellipsis.
+  const title =
+    summary?.teamA && summary.teamB
+      ? `${summary.teamA.name} ${summary.seriesScore.a} – ${summary.seriesScore.b} ${summary.teamB.name}${summary.eventName ? ` · ${summary.eventName}` : ''}`
+      : undefined;
   return (
     <header class="top">
       <div class="top__brand">
         <span class="brand">hud-automation</span>
-        <span class="top__match" data-match-title>
+        <span class="top__match" data-match-title title={title}>
           {summary?.teamA && summary.teamB ? (
             <>
               <strong>{summary.teamA.name}</strong>
@@ -125,9 +131,39 @@ function Header() {
   );
 }
 
+/** What the last hotkey did, for a few seconds, wherever the operator is in the app. */
+function HotkeyFeedback() {
+  const last = lastHotkey.value;
+  useEffect(() => {
+    if (!last) return;
+    const timer = setTimeout(() => {
+      if (lastHotkey.value === last) lastHotkey.value = null;
+    }, 4_000);
+    return () => clearTimeout(timer);
+  }, [last]);
+  return (
+    <div class="hotkey-feedback" role="status">
+      {last ? (
+        <p
+          class={last.ok ? 'hotkey-feedback__note' : 'hotkey-feedback__note hotkey-feedback__note--bad'}
+          data-hotkey-feedback={last.key}
+          data-hotkey-ok={last.ok ? 'yes' : 'no'}
+          role={last.ok ? undefined : 'alert'}
+        >
+          <kbd class="hotkey">{last.key}</kbd> {last.text}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 function Shell() {
   const view = VIEWS.find((candidate) => candidate.id === current.value) ?? VIEWS[0];
   const link = connection.value;
+  useEffect(() => {
+    window.addEventListener('keydown', onHotkey);
+    return () => window.removeEventListener('keydown', onHotkey);
+  }, []);
   if (!view) return null;
   const Component = view.component;
   return (
@@ -155,6 +191,7 @@ function Shell() {
           <Component />
         </div>
       </main>
+      <HotkeyFeedback />
     </div>
   );
 }

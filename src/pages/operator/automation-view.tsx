@@ -1,11 +1,11 @@
 /** Integrations > Local automation: the automation server switch, its addresses, LAN mode, the token, recent requests. */
-import { useSignal } from '@preact/signals';
+import { signal, useSignal } from '@preact/signals';
 import type { RequestRecord } from '../../protocol/index.ts';
 import type { PanelStatus } from '../common/store.ts';
 import { panelStatus, requests } from '../common/store.ts';
 import type { SettingsChange } from './api.ts';
 import { api } from './api.ts';
-import { Address, Card, ConfirmButton, CopyButton, ErrorText, Switch } from './ui.tsx';
+import { Address, Card, ConfirmButton, CopyButton, ErrorText, Field, Switch } from './ui.tsx';
 
 /** Saves one settings change; the new state arrives as panel.status, so only the error is kept here. */
 function useSettings() {
@@ -136,11 +136,35 @@ const timeOf = (iso: string) => {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString([], { hour12: false });
 };
 
+/** The three kinds of answer the list tells apart: done, refused (the sender's to fix), an error of ours. */
+const RESULTS = {
+  ok: { label: 'OK', matches: (status: number) => status < 400 },
+  refused: { label: 'Refused', matches: (status: number) => status >= 400 && status < 500 },
+  error: { label: 'Errors', matches: (status: number) => status >= 500 },
+} as const;
+type ResultClass = keyof typeof RESULTS;
+const RESULT_CLASSES = Object.keys(RESULTS) as ResultClass[];
+const resultOf = (status: number): ResultClass =>
+  RESULT_CLASSES.find((kind) => RESULTS[kind].matches(status)) ?? 'error';
+
+/** The command a request ran (`POST /api/actions/veto_select` and `trigger veto_select` alike), else the request. */
+const commandOf = (request: string) =>
+  /^POST \/api\/actions\/([^/?]+)$/.exec(request)?.[1] ?? /^trigger (\S+)$/.exec(request)?.[1] ?? request;
+
+// Kept for the session, not per visit: an operator watching one command keeps the filter across views.
+const commandFilter = signal('');
+const resultFilter = signal<ResultClass | 'all'>('all');
+
 function Row({ record }: { record: RequestRecord }) {
-  const ok = record.status < 400;
+  const result = resultOf(record.status);
   return (
-    <tr data-request-row data-status={record.status} data-transport={record.transport}>
-      <td class="mono">
+    <tr
+      data-request-row
+      data-status={record.status}
+      data-transport={record.transport}
+      data-result-class={result}
+    >
+      <td class="mono nowrap">
         <time dateTime={record.time}>{timeOf(record.time)}</time>
       </td>
       <td class="mono">{record.address}</td>
@@ -151,17 +175,69 @@ function Row({ record }: { record: RequestRecord }) {
         {record.request}
       </td>
       <td>
-        <span class={ok ? 'result result--ok' : 'result result--bad'}>
+        <span class={result === 'ok' ? 'result result--ok' : 'result result--bad'}>
           {record.status}
           {record.error ? ` ${record.error}` : ''}
+        </span>
+        <span class="request-message" data-request-message={record.message ?? ''}>
+          {record.message ?? ''}
         </span>
       </td>
     </tr>
   );
 }
 
+/** The filters; each result shows how many of the chosen command's requests it would list. */
+function Filters({ list, ofCommand }: { list: RequestRecord[]; ofCommand: RequestRecord[] }) {
+  const commands = [...new Set(list.map((record) => commandOf(record.request)))].sort();
+  const chosen = commandFilter.value;
+  // A command chosen earlier stays offered while its entries have left the list.
+  if (chosen && !commands.includes(chosen)) commands.unshift(chosen);
+  const counts = { all: ofCommand.length, ok: 0, refused: 0, error: 0 };
+  for (const record of ofCommand) counts[resultOf(record.status)] += 1;
+  return (
+    <div class="request-filters">
+      <Field label="Command or route">
+        <select
+          value={chosen}
+          onChange={(event) => (commandFilter.value = event.currentTarget.value)}
+          data-request-filter="command"
+        >
+          <option value="">All commands</option>
+          {commands.map((command) => (
+            <option value={command}>{command}</option>
+          ))}
+        </select>
+      </Field>
+      <fieldset class="segmented segmented--small" data-request-filter="result">
+        <legend>Result</legend>
+        {(['all', ...RESULT_CLASSES] as const).map((kind) => (
+          <label class="segmented__option">
+            <input
+              type="radio"
+              name="request-result"
+              value={kind}
+              checked={resultFilter.value === kind}
+              onChange={() => (resultFilter.value = kind)}
+            />
+            <span>
+              {kind === 'all' ? 'All' : RESULTS[kind].label} <span class="muted">{counts[kind]}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+    </div>
+  );
+}
+
 function Requests() {
   const list = requests.value;
+  const command = commandFilter.value;
+  const result = resultFilter.value;
+  const ofCommand = command ? list.filter((record) => commandOf(record.request) === command) : list;
+  const shown =
+    result === 'all' ? ofCommand : ofCommand.filter((record) => resultOf(record.status) === result);
+  const filtered = shown.length !== list.length;
   return (
     <Card title="Recent requests" hook="requests" wide>
       {list.length === 0 ? (
@@ -169,24 +245,36 @@ function Requests() {
           No request yet. Commands from Stream Deck, Companion, scripts and this app appear here live.
         </p>
       ) : (
-        <div class="table-wrap table-wrap--scroll">
-          <table class="table table--dense" aria-label="Recent requests">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Sender</th>
-                <th scope="col">Via</th>
-                <th scope="col">Command or route</th>
-                <th scope="col">Result</th>
-              </tr>
-            </thead>
-            <tbody aria-live="polite">
-              {list.map((record) => (
-                <Row record={record} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <>
+          <Filters list={list} ofCommand={ofCommand} />
+          <p class="muted small" data-requests-shown={shown.length}>
+            {filtered
+              ? `${shown.length} of the last ${list.length} requests`
+              : `The last ${list.length} requests`}
+          </p>
+          {shown.length === 0 ? (
+            <p class="empty">No recent request matches the filter.</p>
+          ) : (
+            <div class="table-wrap table-wrap--scroll">
+              <table class="table table--dense" aria-label="Recent requests">
+                <thead>
+                  <tr>
+                    <th scope="col">Time</th>
+                    <th scope="col">Sender</th>
+                    <th scope="col">Via</th>
+                    <th scope="col">Command or route</th>
+                    <th scope="col">Result</th>
+                  </tr>
+                </thead>
+                <tbody aria-live="polite">
+                  {shown.map((record) => (
+                    <Row record={record} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
       )}
     </Card>
   );

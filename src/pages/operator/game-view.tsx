@@ -195,30 +195,43 @@ function Players() {
           </tr>
         </thead>
         <tbody>
-          {players.map((player) => (
-            <tr
-              data-slot={player.slot}
-              data-observed={live.observed?.steamid === player.steamid ? 'yes' : 'no'}
-            >
-              <td>{player.slot}</td>
-              <td>{player.name}</td>
-              <td>{player.side}</td>
-              <td>{player.health}</td>
-              <td>
-                {player.kills}/{player.deaths}/{player.assists}
-              </td>
-              <td>{player.adr ?? '–'}</td>
-              <td>
-                <CommandButton
-                  action="set_stats_player"
-                  payload={{ slot: player.slot }}
-                  data-action="stats-player"
-                >
-                  Stats of {player.name}
-                </CommandButton>
-              </td>
-            </tr>
-          ))}
+          {players.map((player) => {
+            const observed = live.observed?.steamid === player.steamid;
+            return (
+              <tr
+                data-slot={player.slot}
+                data-observed={observed ? 'yes' : 'no'}
+                class={observed ? 'row--observed' : undefined}
+                aria-current={observed ? 'true' : undefined}
+              >
+                <td>{player.slot}</td>
+                <td>
+                  {player.name}
+                  {observed ? ' ' : null}
+                  {observed ? (
+                    <span class="observed-mark" data-observed-mark>
+                      Observed
+                    </span>
+                  ) : null}
+                </td>
+                <td>{player.side}</td>
+                <td>{player.health}</td>
+                <td>
+                  {player.kills}/{player.deaths}/{player.assists}
+                </td>
+                <td>{player.adr ?? '–'}</td>
+                <td>
+                  <CommandButton
+                    action="set_stats_player"
+                    payload={{ slot: player.slot }}
+                    data-action="stats-player"
+                  >
+                    Stats of {player.name}
+                  </CommandButton>
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </Card>

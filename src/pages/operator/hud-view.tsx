@@ -11,6 +11,7 @@ import {
 import type { Production } from '../common/store.ts';
 import { notices, panelStatus, presets, production, state, statsPlayer } from '../common/store.ts';
 import { BrandingCard, SourcesCard, TalentsCard } from './branding-view.tsx';
+import { toggleAction } from './hotkeys.ts';
 import { Address, Card, CommandButton, ErrorText, Field, literals, Switch, useCommand } from './ui.tsx';
 
 const POSITIONS = literals(PositionSchema);
@@ -41,10 +42,17 @@ function PanelSwitch({ panel, hud }: { panel: Panel; hud: HudState }) {
         label={panel.name}
         checked={value}
         hint="Not reported"
-        onChange={() => void toggle.run(`toggle_${panel.command}`)}
-        hook={{ 'data-panel-switch': panel.id }}
+        onChange={() => void toggle.run(toggleAction(panel))}
+        hook={{
+          'data-panel-switch': panel.id,
+          ...(panel.hotkey ? { 'aria-keyshortcuts': panel.hotkey } : {}),
+        }}
       />
-      {panel.hotkey ? <kbd class="hotkey">{panel.hotkey}</kbd> : null}
+      {panel.hotkey ? (
+        <kbd class="hotkey" title={`Press ${panel.hotkey} anywhere in this app`} data-hotkey={panel.hotkey}>
+          {panel.hotkey}
+        </kbd>
+      ) : null}
       <ErrorText message={toggle.error.value} />
     </li>
   );

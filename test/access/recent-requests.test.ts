@@ -1,0 +1,98 @@
+/**
+ * The recent-requests list keeps each failure's message (cut to REQUEST_MESSAGE_MAX), and publishes
+ * it as the answer said it: over HTTP, over the automation server's WebSocket, for a request the
+ * router never saw, in GET /api/panel/requests and in the operator app's `panel.request` events.
+ */
+import { describe, expect, it } from 'vitest';
+import { RecentRequests } from '../../src/access/recent-requests.ts';
+import { REQUEST_MESSAGE_MAX } from '../../src/protocol/answers.ts';
+import type { RunningServer } from '../../src/server.ts';
+import { build, command } from '../helpers/build.ts';
+import { rawRequest } from '../helpers/raw-http.ts';
+import { connect } from '../helpers/ws-client.ts';
+
+/** Opens the sign-in address as a browser would; the session cookie. */
+async function signIn(server: RunningServer): Promise<string> {
+  const response = await fetch(server.signInUrl(), { redirect: 'manual' });
+  expect(response.status).toBe(303);
+  return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
+describe('RecentRequests keeps messages bounded', () => {
+  it('keeps a short message as it is and cuts a long one to REQUEST_MESSAGE_MAX, ending with …', () => {
+    const recent = new RecentRequests();
+    const refused = { transport: 'http', request: 'POST /x', status: 400, address: '127.0.0.1' } as const;
+    recent.add({ ...refused, error: 'invalid_payload', message: 'teamA.name: at most 64 characters' });
+    recent.add({ ...refused, error: 'invalid_payload', message: 'x'.repeat(10_000) });
+    const [long, short] = recent.list();
+    expect(short?.message).toBe('teamA.name: at most 64 characters');
+    expect(long?.message).toHaveLength(REQUEST_MESSAGE_MAX);
+    expect(long?.message?.endsWith('x…')).toBe(true);
+  });
+
+  it('never cuts a character in half', () => {
+    const recent = new RecentRequests();
+    // A two-unit character (an emoji in a team name) right at the cut.
+    const message = `${'a'.repeat(REQUEST_MESSAGE_MAX - 2)}🐻 and more`;
+    recent.add({ transport: 'ws', request: 'trigger set_teams', status: 400, address: '::1', message });
+    const kept = recent.list()[0]?.message ?? '';
+    expect(kept.length).toBeLessThanOrEqual(REQUEST_MESSAGE_MAX);
+    expect(kept).toBe(`${'a'.repeat(REQUEST_MESSAGE_MAX - 2)}…`);
+  });
+});
+
+describe('the list publishes what each answer said', () => {
+  it('HTTP, WebSocket and unroutable failures are listed with their message; successes without one', async () => {
+    const server = await build();
+    const cookie = await signIn(server);
+    const operator = await connect(`${server.applicationUrl.replace('http', 'ws')}/ws?role=operator`, {
+      headers: { cookie },
+    });
+    await operator.next(); // hello
+
+    const http = await command(server, 'set_event_name', { name: 'x'.repeat(500) });
+    expect(http.status).toBe(400);
+    const program = await connect(server.wsUrl);
+    await program.next(); // hello
+    program.send({ type: 'trigger', id: 1, action: 'no_such_command' });
+    const ws = await program.waitFor((message) => message.type === 'result');
+    expect(ws).toMatchObject({ ok: false, status: 404, error: 'unknown_action' });
+    const unroutable = await rawRequest(
+      server.port,
+      `GET /% HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(unroutable.status).toBe(400);
+    expect((await command(server, 'toggle_scoreboard')).status).toBe(200);
+
+    // The live feed of the operator app carries the message with the record.
+    const live = await operator.waitFor(
+      (message) =>
+        message.event === 'panel.request' && message.data.record.request === 'trigger no_such_command',
+    );
+    expect(live.data.record).toMatchObject({ status: 404, error: 'unknown_action', message: ws.message });
+
+    const response = await fetch(`${server.applicationUrl}/api/panel/requests`, { headers: { cookie } });
+    const { requests } = (await response.json()) as { requests: Array<Record<string, unknown>> };
+    const find = (request: string) => requests.find((record) => record.request === request);
+    expect(find('POST /api/actions/set_event_name')).toMatchObject({
+      status: 400,
+      error: 'invalid_payload',
+      message: http.body.message,
+    });
+    expect(find('trigger no_such_command')).toMatchObject({
+      transport: 'ws',
+      error: 'unknown_action',
+      message: ws.message,
+    });
+    expect(find('GET /%')).toMatchObject({
+      status: 400,
+      error: 'bad_request',
+      message: unroutable.json.message,
+    });
+    const ok = find('POST /api/actions/toggle_scoreboard');
+    expect(ok).toMatchObject({ status: 200 });
+    expect(ok).not.toHaveProperty('message');
+    program.close();
+    operator.close();
+  });
+});
