@@ -206,6 +206,12 @@ export const PlayerStatsSchema = Type.Object({
   platform: Type.Optional(PlatformFiguresSchema),
 });
 
+/** What the stats panel shows: the player (null while it is closed) and the duration it was shown for. */
+export const StatsPlayerSchema = Type.Object({
+  player: Type.Union([PlayerStatsSchema, Type.Null()]),
+  durationMs: Type.Union([Type.Integer(), Type.Null()]),
+});
+
 // The panel machine keeps what this schema sends: a field added to one and not the other fails here.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const samePlayer: Same<Static<typeof PlayerStatsSchema>, PlayerStatsRequest> = true;
