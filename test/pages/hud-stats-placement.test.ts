@@ -243,5 +243,50 @@ describe.skipIf(!chromiumAvailable)(
         expect(onAir.toLowerCase()).not.toContain(words.toLowerCase());
       }
     });
+
+    it('the operator app says why nothing is on air and shows each refusal where it was asked', async () => {
+      const server = await build();
+      const operator = await (await chromium.newContext({ width: 1440, height: 900 })).newPage();
+      operator.setDefaultTimeout(8_000);
+      await operator.goto(server.signInUrl());
+      await operator.getByRole('tab', { name: 'HUD' }).click();
+      const card = operator.locator('[data-card="player-stats"]');
+
+      // toggle_stats with no game data: on, nothing on air, and why.
+      await ok(server, 'toggle_stats');
+      await card.locator('[data-stats-on-air="false"]', { hasText: 'no player to show' }).waitFor();
+
+      // FACEIT without its key, and an empty slot: the refusal in words under the form.
+      await card.getByLabel('Provider').selectOption('platform_a');
+      await card.getByRole('button', { name: 'Show stats' }).click();
+      await card.locator('[data-error]', { hasText: 'FACEIT_API_KEY' }).waitFor();
+      expect(await card.locator('option[value="platform_b"]').isDisabled()).toBe(true);
+      await card.getByLabel('Provider').selectOption('live');
+      await card.getByRole('button', { name: 'Show stats' }).click();
+      await card.locator('[data-error]', { hasText: 'slot 1 has no player' }).waitFor();
+
+      // With the game live the slots say who is there, and what is on air.
+      await postLiveGame(server);
+      await card.locator('option[value="7"][data-in-game="true"]').waitFor({ state: 'attached' });
+      await card.getByLabel('Slot').selectOption('7');
+      await card.getByRole('button', { name: 'Show stats' }).click();
+      await card
+        .locator('[data-stats-on-air="true"]', { hasText: 'On air: slot 7 (s1mple), live stats' })
+        .waitFor();
+
+      // The sponsor overlay: refused without an image; on without one (removed later), it says so.
+      const sponsor = operator.locator('[data-production="sponsorOverlay"]');
+      await sponsor.getByRole('switch', { name: /Sponsor overlay/ }).click();
+      await sponsor.locator('[data-error]', { hasText: 'no sponsor image to show' }).waitFor();
+      const api = await panelApi(server);
+      const image = (await api.upload(await makeLogo(operator, { text: 'HYPERION', colour: '#e0413a' }))).body
+        .media.id as string;
+      await api.settings({ branding: { sponsors: [{ name: 'Hyperion', image }] } });
+      await sponsor.getByRole('switch', { name: /Sponsor overlay/ }).click();
+      await sponsor.locator('[data-state="on"]').waitFor();
+      await api.settings({ branding: { sponsors: [] } });
+      await sponsor.locator('[data-off-air="sponsorOverlay"]', { hasText: 'no sponsor image' }).waitFor();
+      await operator.screenshot({ path: `${SCREENSHOTS}operator-hud-stats-sponsor-why.png`, fullPage: true });
+    });
   },
 );
