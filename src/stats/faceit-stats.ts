@@ -116,10 +116,12 @@ function answerOf<T extends TSchema>(answer: PlatformAnswer, schema: T, what: st
   return answer.body;
 }
 
+/** FACEIT sends its figures as strings ("1.45"); a blank or anything else that is no number is null. */
 function numberOf(value: unknown): number | null {
-  const parsed =
-    typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN;
-  return typeof value === 'string' && value.trim() === '' ? null : Number.isFinite(parsed) ? parsed : null;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? parsed : null;
 }
 
 function integerOf(value: unknown): number | null {
