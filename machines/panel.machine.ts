@@ -4,11 +4,37 @@ import type { StatsProvider } from './vocabulary.ts';
 
 export type { StatsProvider } from './vocabulary.ts';
 
+/**
+ * A stats platform's figures of a player (platform_a: FACEIT), looked up before the panel shows
+ * them; null where the platform gave none.
+ */
+export interface PlatformFigures {
+  /** The player's name on the platform. */
+  nickname: string;
+  /** Skill level, 1 to 10. */
+  level: number | null;
+  elo: number | null;
+  /** Average kills per death. */
+  kd: number | null;
+  /** Matches won, per cent. */
+  winRate: number | null;
+  matches: number | null;
+  /** Kills that were headshots, per cent. */
+  headshots: number | null;
+  /** Average damage per round. */
+  adr: number | null;
+  /** The last results, oldest first: true a win. */
+  recent: boolean[];
+}
+
 /** What show_player_stats asks the stats panel to show. */
 export interface PlayerStatsRequest {
   slot: number;
   provider?: StatsProvider;
+  /** The operator's note: never drawn on the HUD. */
   name?: string;
+  /** The platform's figures, for a third-party provider. */
+  platform?: PlatformFigures;
 }
 
 /** What is saved of a panel. */

@@ -53,6 +53,7 @@ import type { ActionDescriptor } from './protocol/answers.ts';
 import type { SettingsChange } from './protocol/settings.ts';
 import { gameSettings } from './settings/settings.ts';
 import { SettingsOwner } from './settings/settings-owner.ts';
+import { PlayerStatsLookup } from './stats/player-stats-lookup.ts';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -69,6 +70,8 @@ export interface ServiceOptions {
   faceitApiKey?: string;
   /** Budget of one import (default the spec's 20 s); tests shorten it. */
   importTimeoutMs?: number;
+  /** Budget of one player-stats lookup (default STATS_LOOKUP_TIMEOUT_MS); tests shorten it. */
+  statsTimeoutMs?: number;
   /** Replaces IO actors, for tests: the supervisor as the service would run it → the one to run. */
   machine?: (live: typeof supervisorMachine) => typeof supervisorMachine;
   inspect?: (event: InspectionEvent) => void;
@@ -214,11 +217,20 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     );
   }
   hub.emitter.on('changed', () => void store.requestSave());
+  const stats = new PlayerStatsLookup({
+    faceit: () => ({ dataApiUrl: settings.current().sources.faceitDataApiUrl, apiKey: options.faceitApiKey }),
+    ...(options.statsTimeoutMs === undefined ? {} : { timeoutMs: options.statsTimeoutMs }),
+    onBackgroundFailure: (player, error) =>
+      logger.info({ steamid: player.steamid, error: error.message }, 'player stats: a lookup failed'),
+  });
   // A settings change: OBS reconnects with new settings, the next import uses new sources, and the
   // change is saved before anything else hears of it (the servers rebind after this).
   settings.onChange((next, changes) => {
     if (changes.obs) hud.send('obs', { type: 'obs.configure', ...next.obs });
-    if (changes.sources) importer.reset();
+    if (changes.sources) {
+      importer.reset();
+      stats.reset();
+    }
     return store.requestSave();
   });
 
@@ -246,7 +258,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       .catch((error: unknown) => logger.error({ err: error }, 'the ended sessions were not saved'));
   });
 
-  const dispatcher = new Dispatcher({ hud, hub, game, settings }, store);
+  const dispatcher = new Dispatcher({ hud, hub, game, stats, settings }, store);
   const through =
     (catalogue: Catalogue): Dispatch =>
     (action, payload, caller) =>

@@ -19,10 +19,12 @@ const LEVEL: Record<string, number> = {
   version: 1,
   logger: 1,
   inspector: 1,
-  // IO provided to the machines: the importers, the OBS socket, the game's console.
+  // IO provided to the machines and the commands: the importers, the OBS socket, the game's console,
+  // the third-party player-stats providers.
   import: 2,
   obs: 2,
   observer: 2,
+  stats: 2,
   settings: 3,
   core: 4,
   persistence: 5,

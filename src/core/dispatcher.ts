@@ -80,6 +80,7 @@ export class Dispatcher {
       hud: deps.hud,
       hub,
       game: deps.game,
+      stats: deps.stats,
       settings: deps.settings,
       requestId: `command-${this.#commands}`,
     };

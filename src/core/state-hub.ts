@@ -16,6 +16,7 @@ import {
   presetsOf,
   productionOf,
   revealOf,
+  statsPlayerOf,
   vetoStatusOf,
 } from './views.ts';
 
@@ -118,7 +119,7 @@ const VIEWS: readonly View[] = [
     event: 'stats.player',
     sources: ['stats'],
     inputs: ({ stats: { context } }) => [context.player, context.durationMs],
-    compute: ({ stats: { context } }) => ({ player: context.player, durationMs: context.durationMs }),
+    compute: statsPlayerOf,
   }),
 ];
 

@@ -5,6 +5,7 @@
  */
 import type { Static, TBoolean, TOptional, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
+import type { PlayerStatsRequest } from '../../machines/panel.machine.ts';
 import type { Panel } from '../../machines/panels.ts';
 import { PANELS } from '../../machines/panels.ts';
 import { OBS_REASONS } from '../../machines/vocabulary.ts';
@@ -181,12 +182,40 @@ export const ProductionSchema = Type.Object({
   }),
 });
 
+const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A stats platform's figures of a player (platform_a: FACEIT), as the stats panel shows them. */
+export const PlatformFiguresSchema = Type.Object({
+  nickname: Type.String({ description: "The player's name on the platform" }),
+  level: OrNull(Type.Integer({ minimum: 1, maximum: 10, description: 'Skill level' })),
+  elo: OrNull(Type.Integer()),
+  kd: OrNull(Type.Number({ description: 'Average kills per death' })),
+  winRate: OrNull(Type.Number({ description: 'Matches won, per cent' })),
+  matches: OrNull(Type.Integer()),
+  headshots: OrNull(Type.Number({ description: 'Kills that were headshots, per cent' })),
+  adr: OrNull(Type.Number({ description: 'Average damage per round' })),
+  recent: Type.Array(Type.Boolean(), { description: 'The last results, oldest first: true a win' }),
+});
+export type PlatformFigures = Static<typeof PlatformFiguresSchema>;
+
 /** The player the stats panel shows. */
 export const PlayerStatsSchema = Type.Object({
   slot: Type.Integer({ minimum: 0, maximum: 9 }),
   provider: Type.Optional(StatsProviderSchema),
-  name: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String({ description: "The operator's note: never drawn on the HUD" })),
+  platform: Type.Optional(PlatformFiguresSchema),
 });
+
+/** What the stats panel shows: the player (null while it is closed) and the duration it was shown for. */
+export const StatsPlayerSchema = Type.Object({
+  player: Type.Union([PlayerStatsSchema, Type.Null()]),
+  durationMs: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+// The panel machine keeps what this schema sends: a field added to one and not the other fails here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const samePlayer: Same<Static<typeof PlayerStatsSchema>, PlayerStatsRequest> = true;
+void samePlayer;
 
 /** A command as GET /api/actions lists it. */
 export const ActionDescriptorSchema = Type.Object({

@@ -10,10 +10,10 @@ import {
   ColorPresetSchema,
   HudStateSchema,
   MatchSummarySchema,
-  PlayerStatsSchema,
   ProductionSchema,
   RequestRecordSchema,
   RevealViewSchema,
+  StatsPlayerSchema,
   VetoStatusSchema,
 } from './answers.ts';
 import type { ErrorCode } from './errors.ts';
@@ -115,6 +115,7 @@ export const SnapshotSchema = Type.Object({
   production: ProductionSchema,
   observer: ObserverViewSchema,
   branding: BrandingSchema,
+  statsPlayer: StatsPlayerSchema,
 });
 export type Snapshot = Static<typeof SnapshotSchema>;
 
@@ -172,14 +173,7 @@ export const EVENT_MESSAGES = [
     }),
     'What the application shell reported',
   ),
-  eventOf(
-    'stats.player',
-    Type.Object({
-      player: Type.Union([PlayerStatsSchema, Type.Null()]),
-      durationMs: Type.Union([Type.Integer(), Type.Null()]),
-    }),
-    'The player the stats panel shows (null once it closed)',
-  ),
+  eventOf('stats.player', StatsPlayerSchema, 'The player the stats panel shows (null once it closed)'),
   eventOf('overlay.reload', Type.Object({}), 'Notification: the overlay should reload (no revision change)'),
   eventOf(
     'panel.status',

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { STATE_FILE } from '../../src/persistence/data-dir.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
 import { post, startCli } from '../helpers/cli-process.ts';
+import { postLiveGame } from '../helpers/live-game.ts';
 import { readSavedState } from '../helpers/saved-state.ts';
 
 const teams = { teamA: { name: 'Vitality' }, teamB: { name: 'MOUZ' } };
@@ -14,6 +15,8 @@ describe('saved state', () => {
   it('a timed stats panel hides after a restart: at once when its time is up, else when the rest has run', async () => {
     const dataDir = await tempDir();
     const first = await build({ dataDir });
+    // show_player_stats shows a player of the game data (an empty slot is refused).
+    await postLiveGame(first);
     await command(first, 'show_player_stats', { slot: 3, durationMs: 300 });
     await first.close();
     await new Promise((resolve) => setTimeout(resolve, 400));
@@ -21,6 +24,7 @@ describe('saved state', () => {
     expect((await get(second, '/api/state')).body.state.statsVisible).toBe(false);
 
     // Long enough that a stop and a start (each syncs the snapshot to disk) fit in it on a busy machine.
+    await postLiveGame(second);
     const shownAt = Date.now(); // before the command: the server's timer cannot start earlier
     await command(second, 'show_player_stats', { slot: 4, durationMs: 4_000 });
     await second.close();

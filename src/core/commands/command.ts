@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { GamePlayer } from '../../protocol/game.ts';
+import type { GameLive, GamePlayer } from '../../protocol/game.ts';
 import type { SettingsOwner } from '../../settings/settings-owner.ts';
+import type { PlayerStatsLookup } from '../../stats/player-stats-lookup.ts';
 import type { Callers } from '../caller.ts';
 import type { HudSystem } from '../hud-system.ts';
 import type { StateHub } from '../state-hub.ts';
@@ -14,6 +15,8 @@ export interface LiveStats {
   playerInSlot(slot: number): GamePlayer | null;
   /** The operator's pick (null: follow the observed player). */
   pickStatsPlayer(slot: number | null): void;
+  /** The live view: whether the game data carries a map (a roster-only frame has no values). */
+  live(): GameLive;
 }
 
 export interface CommandContext {
@@ -21,6 +24,8 @@ export interface CommandContext {
   hub: StateHub;
   /** The live game data: the observed player and the players' live values. */
   game: LiveStats;
+  /** The third-party stats providers of show_player_stats and what they found this match. */
+  stats: PlayerStatsLookup;
   /** The settings that last (the settings command changes them). */
   settings: SettingsOwner;
   /** An id of this command, unique in the process: correlates an actor's outcome with it. */

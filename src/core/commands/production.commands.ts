@@ -3,6 +3,7 @@ import { canSaveReplay } from '../../../machines/obs-connection.machine.ts';
 import { configureRefusal } from '../../../machines/observer.machine.ts';
 import { conflict, unavailable } from '../../protocol/errors.ts';
 import { ObserverModeSchema, PositionSchema, SceneSchema, strict } from '../../protocol/schemas.ts';
+import { brandingOf } from '../../settings/settings.ts';
 import type { AnyCommand } from './command.ts';
 import { defineCommand } from './command.ts';
 
@@ -38,13 +39,25 @@ const hideSenScene = defineCommand({
   },
 });
 
+/** Where the operator app sets the event logo and the sponsors (and the event name). */
+const BRANDING_PLACE = 'the operator app (HUD > Event logo and sponsors)';
+
+/**
+ * An overlay turned on with nothing to show would put an empty box, or set-up text, on air: turning
+ * it on is refused while it has no content. Moving it or turning it off always works; content that
+ * goes away later leaves it on and off the air (the overlay draws it only with content).
+ */
 const setSponsorOverlay = defineCommand({
   id: 'set_sponsor_overlay',
-  description: 'Turns the sponsor overlay on or off and places it (at least one of enabled, position).',
+  description:
+    'Turns the sponsor overlay on or off and places it (at least one of enabled, position); turning it on needs a sponsor image (409 otherwise).',
   payload: OverlayPayload,
   needsMainWindow: true,
   stateKeys: [],
-  run: ({ hud }, changes) => {
+  run: ({ hud, settings }, changes) => {
+    if (changes.enabled === true && brandingOf(settings.current()).sponsors.length === 0) {
+      throw conflict(`the sponsor overlay has no sponsor image to show: upload one in ${BRANDING_PLACE}`);
+    }
     hud.send('production', { type: 'production.sponsorOverlay.set', changes });
     return hud.snapshot('production').context.sponsorOverlay;
   },
@@ -52,11 +65,20 @@ const setSponsorOverlay = defineCommand({
 
 const setEventBadge = defineCommand({
   id: 'set_event_badge',
-  description: 'Turns the event badge on or off and places it (at least one of enabled, position).',
+  description:
+    'Turns the event badge on or off and places it (at least one of enabled, position); turning it on needs an event logo or an event name (409 otherwise).',
   payload: OverlayPayload,
   needsMainWindow: true,
   stateKeys: [],
-  run: ({ hud }, changes) => {
+  run: ({ hud, settings }, changes) => {
+    const content =
+      brandingOf(settings.current()).eventLogo !== null ||
+      hud.snapshot('match').context.eventName.trim() !== '';
+    if (changes.enabled === true && !content) {
+      throw conflict(
+        `the event badge has nothing to show: set the event name (set_event_name) or upload the event logo in ${BRANDING_PLACE}`,
+      );
+    }
     hud.send('production', { type: 'production.eventBadge.set', changes });
     return hud.snapshot('production').context.eventBadge;
   },

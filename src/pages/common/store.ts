@@ -83,6 +83,8 @@ export function applySnapshot(snapshot: Snapshot): void {
   if ('production' in snapshot && snapshot.production) production.value = snapshot.production;
   if (snapshot.observer) observer.value = snapshot.observer;
   if (snapshot.branding) branding.value = snapshot.branding;
+  // A page that opens (or reloads) while the stats panel is shown draws it as the others do.
+  if (snapshot.statsPlayer) statsPlayer.value = snapshot.statsPlayer;
 }
 
 /** Applies one event's data to its resource. */

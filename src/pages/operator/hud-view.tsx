@@ -1,5 +1,5 @@
 /** HUD: panel switches, presets, player stats, production overlays, smart observer, scenes, replay. */
-import { useSignal } from '@preact/signals';
+import { computed, useSignal } from '@preact/signals';
 import type { HudState, Panel } from '../../protocol/index.ts';
 import {
   ObserverModeSchema,
@@ -8,8 +8,19 @@ import {
   SceneSchema,
   StatsProviderSchema,
 } from '../../protocol/index.ts';
+import { SLOTS } from '../common/broadcast.ts';
+import { gameLive } from '../common/game-store.ts';
 import type { Production } from '../common/store.ts';
-import { notices, panelStatus, presets, production, state, statsPlayer } from '../common/store.ts';
+import {
+  branding,
+  match,
+  notices,
+  panelStatus,
+  presets,
+  production,
+  state,
+  statsPlayer,
+} from '../common/store.ts';
 import { BrandingCard, SourcesCard, TalentsCard } from './branding-view.tsx';
 import { toggleAction } from './hotkeys.ts';
 import { Address, Card, CommandButton, ErrorText, Field, literals, Switch, useCommand } from './ui.tsx';
@@ -26,10 +37,21 @@ const SCENE_NAMES: Record<(typeof SCENES)[number], string> = {
   mapRecap: 'Map recap',
 };
 const PROVIDER_NAMES: Record<(typeof PROVIDERS)[number], string> = {
-  platform_a: 'Platform A',
-  platform_b: 'Platform B',
+  platform_a: 'FACEIT (platform A)',
+  platform_b: 'HLTV (platform B): not available',
   live: 'Live (game data)',
 };
+/** The provider the server refuses in every case (no faithful source): listed, not offered. */
+const UNAVAILABLE_PROVIDERS = new Set<string>(['platform_b']);
+
+/** The HUD slots the game data has a player in, and whether it carries a map (live values). */
+const slotsInGame = computed(() =>
+  Object.values(gameLive.value.players)
+    .map((player) => player.slot)
+    .sort()
+    .join(','),
+);
+const gameHasMap = computed(() => gameLive.value.map !== null);
 const positionName = (position: string) => position.replace('-', ' ');
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -112,14 +134,44 @@ function Presets() {
   );
 }
 
+/**
+ * What the stats panel puts on air, in the operator's words: the overlay draws it only with figures
+ * to show, so a panel that is on with nothing to show says why here (never on the HUD).
+ */
+function statsOnAir(
+  hud: HudState,
+  inGame: readonly number[],
+  hasMap: boolean,
+): { onAir: boolean; text: string } {
+  const shown = statsPlayer.value.player;
+  if (hud.statsVisible !== true) return { onAir: false, text: 'Player stats are off the air' };
+  if (!shown) {
+    return {
+      onAir: false,
+      text: 'On, but nothing is on air: no player to show (no game data names an observed player, and none is picked). Show one by slot below.',
+    };
+  }
+  const named = hud.roster.find((entry) => entry.slot === shown.slot)?.name;
+  const who = named ? `slot ${shown.slot} (${named})` : `slot ${shown.slot}`;
+  if (shown.provider === 'platform_a') {
+    return shown.platform
+      ? { onAir: true, text: `On air: ${who}, FACEIT figures` }
+      : { onAir: false, text: `On, but nothing is on air: no FACEIT figures for ${who}` };
+  }
+  if (!inGame.includes(shown.slot)) {
+    return { onAir: false, text: `On, but nothing is on air: ${who} is not in the game data` };
+  }
+  if (!hasMap) return { onAir: false, text: `On, but nothing is on air: the game data has no map yet` };
+  return { onAir: true, text: `On air: ${who}, live stats` };
+}
+
 function PlayerStats({ hud }: { hud: HudState }) {
   const slot = useSignal(1);
   const provider = useSignal<string>('');
   const seconds = useSignal('');
   const show = useCommand();
-  const shown = statsPlayer.value.player;
-  // HUD slots run 1 to 9, then 0 (the tenth player), as the roster does.
-  const slots = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
+  const inGame = slotsInGame.value.split(',').filter(Boolean).map(Number);
+  const status = statsOnAir(hud, inGame, gameHasMap.value);
   const nameOf = (n: number) => hud.roster.find((entry) => entry.slot === n)?.name;
   return (
     <Card title="Player stats" hook="player-stats">
@@ -138,19 +190,22 @@ function PlayerStats({ hud }: { hud: HudState }) {
         <div class="row">
           <Field label="Slot">
             <select value={String(slot.value)} onChange={(e) => (slot.value = Number(e.currentTarget.value))}>
-              {slots.map((n) => (
-                <option value={String(n)}>
+              {SLOTS.map((n) => (
+                <option value={String(n)} data-in-game={String(inGame.includes(n))}>
                   {n}
                   {nameOf(n) ? ` · ${nameOf(n)}` : ''}
+                  {inGame.includes(n) ? '' : ' (not in the game)'}
                 </option>
               ))}
             </select>
           </Field>
           <Field label="Provider">
             <select value={provider.value} onChange={(e) => (provider.value = e.currentTarget.value)}>
-              <option value="">Default</option>
+              <option value="">Default (live)</option>
               {PROVIDERS.map((p) => (
-                <option value={p}>{PROVIDER_NAMES[p]}</option>
+                <option value={p} disabled={UNAVAILABLE_PROVIDERS.has(p)}>
+                  {PROVIDER_NAMES[p]}
+                </option>
               ))}
             </select>
           </Field>
@@ -166,10 +221,12 @@ function PlayerStats({ hud }: { hud: HudState }) {
           </Field>
         </div>
         <div class="row row--between">
-          <span class="muted small" data-stats-player={shown ? String(shown.slot) : ''}>
-            {shown
-              ? `Showing slot ${shown.slot}${shown.name ? ` (${shown.name})` : ''}`
-              : 'No player stats shown'}
+          <span
+            class={status.onAir ? 'small' : 'muted small'}
+            data-stats-player={statsPlayer.value.player ? String(statsPlayer.value.player.slot) : ''}
+            data-stats-on-air={String(status.onAir)}
+          >
+            {status.text}
           </span>
           <button
             type="submit"
@@ -180,6 +237,10 @@ function PlayerStats({ hud }: { hud: HudState }) {
             Show stats
           </button>
         </div>
+        <p class="muted small">
+          FACEIT figures need the server started with FACEIT_API_KEY; the panel opens once they are in (a few
+          seconds at most) and goes on the side of the player's team.
+        </p>
         <ErrorText message={show.error.value} />
       </form>
     </Card>
@@ -191,8 +252,11 @@ function OverlaySetting(props: {
   hook: 'sponsorOverlay' | 'eventBadge';
   action: 'set_sponsor_overlay' | 'set_event_badge';
   value: Production['sponsorOverlay'] | undefined;
+  /** Why it is off the air although on: nothing to show. Null when it has content. */
+  empty: string | null;
 }) {
   const set = useCommand();
+  const idle = props.value?.enabled === true && props.empty !== null;
   return (
     <div class="setting" data-production={props.hook}>
       <Switch
@@ -210,6 +274,11 @@ function OverlaySetting(props: {
           ))}
         </select>
       </Field>
+      {idle ? (
+        <p class="muted small" data-off-air={props.hook}>
+          On, but nothing is on air: {props.empty}
+        </p>
+      ) : null}
       <ErrorText message={set.error.value} />
     </div>
   );
@@ -226,13 +295,27 @@ function ProductionCard() {
         hook="sponsorOverlay"
         action="set_sponsor_overlay"
         value={value?.sponsorOverlay}
+        empty={
+          branding.value.sponsors.length === 0
+            ? 'no sponsor image (add one under Event logo and sponsors)'
+            : null
+        }
       />
       <OverlaySetting
         title="Event badge"
         hook="eventBadge"
         action="set_event_badge"
         value={value?.eventBadge}
+        empty={
+          branding.value.eventLogo === null && (match.value?.eventName.trim() ?? '') === ''
+            ? 'no event logo and no event name (set them in the Match view and under Event logo and sponsors)'
+            : null
+        }
       />
+      <p class="muted small">
+        At the bottom left or right, the sponsor overlay and the badge give way to the player stats shown on
+        that side while the game is live.
+      </p>
       <div class="setting" data-production="smartObserver">
         <Switch
           label="Smart observer"

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { build, command, get } from '../../helpers/build.ts';
+import { postLiveGame } from '../../helpers/live-game.ts';
 
 const PANELS = [
   { name: 'scoreboard', flag: 'scoreboardVisible' },
@@ -51,16 +52,18 @@ describe('HUD commands', () => {
 
   it('show_player_stats shows the stats of a slot and accepts numbers as strings', async () => {
     const server = await build();
+    await postLiveGame(server);
+    const { revision } = (await get(server, '/api/state')).body.state;
     const shown = await command(server, 'show_player_stats', {
       slot: '0',
       provider: 'live',
       name: 'tenth player',
     });
-    // The live provider answers the game's values: none without game data.
-    expect(shown.body).toEqual({
+    // The live provider answers the game's values of the player in the slot.
+    expect(shown.body).toMatchObject({
       ok: true,
-      state: { revision: 1, statsVisible: true },
-      result: { stats: null },
+      state: { revision: revision + 1, statsVisible: true },
+      result: { stats: { slot: 0, name: 'electronic' } },
     });
     for (const slot of [-1, 10, 1.5, 'one', null]) {
       const refused = await command(server, 'show_player_stats', { slot });
@@ -71,22 +74,26 @@ describe('HUD commands', () => {
     expect(
       (await command(server, 'show_player_stats', { slot: 2, provider: 'elsewhere' })).body.message,
     ).toContain('provider');
-    expect((await get(server, '/api/state')).body.state.revision).toBe(1);
+    expect((await get(server, '/api/state')).body.state.revision).toBe(revision + 1);
   });
 
   it('show_player_stats with durationMs hides the panel by itself', async () => {
     const server = await build();
+    await postLiveGame(server);
     const changed = new Promise<void>((resolve) => {
       server.service.hub.emitter.on('event', (event) => {
         if (event.event === 'hud.state' && (event.data as { statsVisible?: boolean }).statsVisible === false)
           resolve();
       });
     });
-    expect(
-      (await command(server, 'show_player_stats', { slot: 3, durationMs: 50 })).body.state.statsVisible,
-    ).toBe(true);
+    const shown = (await command(server, 'show_player_stats', { slot: 3, durationMs: 50 })).body.state;
+    expect(shown.statsVisible).toBe(true);
     await changed;
-    expect((await get(server, '/api/state')).body.state).toMatchObject({ statsVisible: false, revision: 2 });
+    // One revision more: the panel closing by itself.
+    expect((await get(server, '/api/state')).body.state).toMatchObject({
+      statsVisible: false,
+      revision: shown.revision + 1,
+    });
   });
 
   it('reload_overlay needs the overlay window open and notifies the overlay', async () => {

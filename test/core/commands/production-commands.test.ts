@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { build, command, get } from '../../helpers/build.ts';
+import { panelApi } from '../../helpers/hud.ts';
+
+/** A 1x1 PNG: the smallest image the media store takes. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 describe('scene and production commands', () => {
   it('show_sen_scene opens and changes the scene window; hide_sen_scene closes it', async () => {
@@ -27,6 +34,11 @@ describe('scene and production commands', () => {
   for (const action of ['set_sponsor_overlay', 'set_event_badge'] as const) {
     it(`${action} changes enabled and position; needs at least one field`, async () => {
       const server = await build();
+      // Something to show: a sponsor image for the sponsor overlay, the event name for the badge.
+      const api = await panelApi(server);
+      const image = (await api.upload(PNG)).body.media.id as string;
+      await api.settings({ branding: { sponsors: [{ name: 'Hyperion', image }] } });
+      await command(server, 'set_event_name', { name: 'IEM Cologne 2026' });
       expect((await command(server, action, { enabled: true })).body.result).toMatchObject({ enabled: true });
       expect((await command(server, action, { position: 'top-center' })).body.result).toEqual({
         enabled: true,
