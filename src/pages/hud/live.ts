@@ -13,6 +13,8 @@ import { SLOTS, slotsOf, teams } from '../common/broadcast.ts';
 import { gameLive } from '../common/game-store.ts';
 import { state } from '../common/store.ts';
 
+export { mainWeapon } from './loadout.ts';
+
 export type GameSide = 'CT' | 'T';
 
 /** Game data arrives and carries a map: the overlay shows the live game instead of the map score. */
@@ -177,23 +179,24 @@ const observedBySlot = new Map<number, ReadonlySignal<boolean>>(
 );
 export const isObserved = (slot: number): boolean => observedBySlot.get(slot)?.value === true;
 
+/**
+ * The HUD slot of the player carrying the bomb (or planting it), as the game's bomb section says;
+ * the player's own weapons (weapon_c4) say it too, and a box shows the bomb when either does.
+ */
+const bombCarrierSlot = computed(() => {
+  const bomb = gameLive.value.bomb;
+  return bomb && (bomb.state === 'carried' || bomb.state === 'planting') ? bomb.playerSlot : null;
+});
+const carrierBySlot = new Map<number, ReadonlySignal<boolean>>(
+  SLOTS.map((slot) => [slot, computed(() => bombCarrierSlot.value === slot)]),
+);
+export const carriesBomb = (slot: number): boolean => carrierBySlot.get(slot)?.value === true;
+
 /** The observed player's live values. */
 export const observedPlayer = computed(() => {
   const slot = observedSlot.value;
   return slot === null ? null : playerInSlot(slot).value;
 });
-
-const PRIMARY_TYPES = new Set(['Rifle', 'SniperRifle', 'Submachine Gun', 'Shotgun', 'Machine Gun']);
-
-/** The weapon a player box shows: the primary, else the pistol, else the knife. */
-export function mainWeapon(player: GamePlayer): string | null {
-  const weapons = player.weapons;
-  const pick =
-    weapons.find((w) => PRIMARY_TYPES.has(w.type)) ??
-    weapons.find((w) => w.type === 'Pistol') ??
-    weapons.find((w) => w.type === 'Knife');
-  return pick?.name ?? null;
-}
 
 /** The weapon in the player's hands. */
 export const activeWeapon = (player: GamePlayer) => player.weapons.find((w) => w.active) ?? null;
@@ -273,3 +276,4 @@ export const slotsOfTeam: Record<Side, ReadonlySignal<readonly number[]>> = {
   A: teamSlots('A'),
   B: teamSlots('B'),
 };
+
