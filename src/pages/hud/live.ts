@@ -7,11 +7,12 @@
  */
 import type { ReadonlySignal } from '@preact/signals';
 import { computed } from '@preact/signals';
-import type { GamePlayer } from '../../protocol/index.ts';
+import type { GamePlayer, RoundEndReason } from '../../protocol/index.ts';
 import type { Side } from '../common/broadcast.ts';
 import { SLOTS, slotsOf, teams } from '../common/broadcast.ts';
 import { gameLive } from '../common/game-store.ts';
 import { state } from '../common/store.ts';
+import { lossBonus } from './loss-bonus.ts';
 
 export { mainWeapon } from './loadout.ts';
 
@@ -277,3 +278,67 @@ export const slotsOfTeam: Record<Side, ReadonlySignal<readonly number[]>> = {
   B: teamSlots('B'),
 };
 
+/** A team's economy at freeze time: the players of the side it plays, and that side's losses in a row. */
+export interface TeamEconomy {
+  side: GameSide;
+  /** Every player's money, added up. */
+  money: number;
+  /** Every player's equipment value (equip_value), added up. */
+  equipment: number;
+  /** The side's loss counter as the game sends it (consecutive_round_losses). */
+  losses: number;
+  /** What each player gets for losing the coming round (loss-bonus.ts). */
+  lossBonus: number;
+}
+
+function economyOf(team: Side): TeamEconomy | null {
+  const side = sideOfTeam(team);
+  const map = liveMap.value;
+  if (!side || !map) return null;
+  let cash = 0;
+  let equipment = 0;
+  for (const player of Object.values(gameLive.value.players)) {
+    if (player.side !== side) continue;
+    cash += player.money;
+    equipment += player.equipValue;
+  }
+  const losses = side === 'CT' ? map.ctLosses : map.tLosses;
+  return { side, money: cash, equipment, losses, lossBonus: lossBonus(losses) };
+}
+
+/** Freeze time of a live map: the time the economy is shown. */
+export const inFreezetime = computed(() => gameOn.value && phase.value === 'freezetime');
+
+/**
+ * Both teams' economy during freeze time, null otherwise: outside freeze time nothing here changes,
+ * so a frame of a live round re-renders nothing of the economy.
+ */
+export const economy = computed<Record<Side, TeamEconomy | null> | null>(() =>
+  inFreezetime.value ? { A: economyOf('A'), B: economyOf('B') } : null,
+);
+
+/** How the round that is over ended, and who won it: the round banner. */
+export interface RoundResult {
+  side: GameSide;
+  /** The team playing the winning side; null before the sides are known. */
+  team: Side | null;
+  reason: RoundEndReason | null;
+}
+
+const roundResultKey = computed(() => {
+  const round = liveRound.value;
+  if (!gameOn.value || round?.phase !== 'over' || !round.winner) return '';
+  return `${round.winner}|${teamOfSide(round.winner) ?? ''}|${round.reason ?? ''}`;
+});
+
+/** The round that is over (round phase `over`), null while a round runs: kept the same while it holds. */
+export const roundResult = computed<RoundResult | null>(() => {
+  const key = roundResultKey.value;
+  if (!key) return null;
+  const [side, team, reason] = key.split('|');
+  return {
+    side: side as GameSide,
+    team: (team || null) as Side | null,
+    reason: (reason || null) as RoundEndReason | null,
+  };
+});
