@@ -146,7 +146,8 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
     await post(server, last);
     await page.locator('[data-topbar][data-game="live"] [data-phase="freezetime"]').waitFor();
     await page.locator('[data-panel="players"][data-visible="true"]').waitFor({ state: 'attached' });
-  });
+    // Eleven frames, each waited for on two panels, and a 4 s silence: more than the default on a busy machine.
+  }, 60_000);
 
   it('a frame that changes one value changes only that value; the same frame again changes nothing', async () => {
     const server = await build();

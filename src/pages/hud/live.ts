@@ -7,11 +7,14 @@
  */
 import type { ReadonlySignal } from '@preact/signals';
 import { computed } from '@preact/signals';
-import type { GamePlayer } from '../../protocol/index.ts';
+import type { GamePlayer, RoundEndReason } from '../../protocol/index.ts';
 import type { Side } from '../common/broadcast.ts';
 import { SLOTS, slotsOf, teams } from '../common/broadcast.ts';
 import { gameLive } from '../common/game-store.ts';
 import { state } from '../common/store.ts';
+import { lossBonus } from './loss-bonus.ts';
+
+export { mainWeapon } from './loadout.ts';
 
 export type GameSide = 'CT' | 'T';
 
@@ -177,23 +180,24 @@ const observedBySlot = new Map<number, ReadonlySignal<boolean>>(
 );
 export const isObserved = (slot: number): boolean => observedBySlot.get(slot)?.value === true;
 
+/**
+ * The HUD slot of the player carrying the bomb (or planting it), as the game's bomb section says;
+ * the player's own weapons (weapon_c4) say it too, and a box shows the bomb when either does.
+ */
+const bombCarrierSlot = computed(() => {
+  const bomb = gameLive.value.bomb;
+  return bomb && (bomb.state === 'carried' || bomb.state === 'planting') ? bomb.playerSlot : null;
+});
+const carrierBySlot = new Map<number, ReadonlySignal<boolean>>(
+  SLOTS.map((slot) => [slot, computed(() => bombCarrierSlot.value === slot)]),
+);
+export const carriesBomb = (slot: number): boolean => carrierBySlot.get(slot)?.value === true;
+
 /** The observed player's live values. */
 export const observedPlayer = computed(() => {
   const slot = observedSlot.value;
   return slot === null ? null : playerInSlot(slot).value;
 });
-
-const PRIMARY_TYPES = new Set(['Rifle', 'SniperRifle', 'Submachine Gun', 'Shotgun', 'Machine Gun']);
-
-/** The weapon a player box shows: the primary, else the pistol, else the knife. */
-export function mainWeapon(player: GamePlayer): string | null {
-  const weapons = player.weapons;
-  const pick =
-    weapons.find((w) => PRIMARY_TYPES.has(w.type)) ??
-    weapons.find((w) => w.type === 'Pistol') ??
-    weapons.find((w) => w.type === 'Knife');
-  return pick?.name ?? null;
-}
 
 /** The weapon in the player's hands. */
 export const activeWeapon = (player: GamePlayer) => player.weapons.find((w) => w.active) ?? null;
@@ -273,3 +277,68 @@ export const slotsOfTeam: Record<Side, ReadonlySignal<readonly number[]>> = {
   A: teamSlots('A'),
   B: teamSlots('B'),
 };
+
+/** A team's economy at freeze time: the players of the side it plays, and that side's losses in a row. */
+export interface TeamEconomy {
+  side: GameSide;
+  /** Every player's money, added up. */
+  money: number;
+  /** Every player's equipment value (equip_value), added up. */
+  equipment: number;
+  /** The side's loss counter as the game sends it (consecutive_round_losses). */
+  losses: number;
+  /** What each player gets for losing the coming round (loss-bonus.ts). */
+  lossBonus: number;
+}
+
+function economyOf(team: Side): TeamEconomy | null {
+  const side = sideOfTeam(team);
+  const map = liveMap.value;
+  if (!side || !map) return null;
+  let cash = 0;
+  let equipment = 0;
+  for (const player of Object.values(gameLive.value.players)) {
+    if (player.side !== side) continue;
+    cash += player.money;
+    equipment += player.equipValue;
+  }
+  const losses = side === 'CT' ? map.ctLosses : map.tLosses;
+  return { side, money: cash, equipment, losses, lossBonus: lossBonus(losses) };
+}
+
+/** Freeze time of a live map: the time the economy is shown. */
+export const inFreezetime = computed(() => gameOn.value && phase.value === 'freezetime');
+
+/**
+ * Both teams' economy during freeze time, null otherwise: outside freeze time nothing here changes,
+ * so a frame of a live round re-renders nothing of the economy.
+ */
+export const economy = computed<Record<Side, TeamEconomy | null> | null>(() =>
+  inFreezetime.value ? { A: economyOf('A'), B: economyOf('B') } : null,
+);
+
+/** How the round that is over ended, and who won it: the round banner. */
+export interface RoundResult {
+  side: GameSide;
+  /** The team playing the winning side; null before the sides are known. */
+  team: Side | null;
+  reason: RoundEndReason | null;
+}
+
+const roundResultKey = computed(() => {
+  const round = liveRound.value;
+  if (!gameOn.value || round?.phase !== 'over' || !round.winner) return '';
+  return `${round.winner}|${teamOfSide(round.winner) ?? ''}|${round.reason ?? ''}`;
+});
+
+/** The round that is over (round phase `over`), null while a round runs: kept the same while it holds. */
+export const roundResult = computed<RoundResult | null>(() => {
+  const key = roundResultKey.value;
+  if (!key) return null;
+  const [side, team, reason] = key.split('|');
+  return {
+    side: side as GameSide,
+    team: (team || null) as Side | null,
+    reason: (reason || null) as RoundEndReason | null,
+  };
+});

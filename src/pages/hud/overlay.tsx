@@ -3,9 +3,11 @@ import { activePreset } from '../common/broadcast.ts';
 import { Stage } from '../common/stage.tsx';
 import { connectionStatus, state } from '../common/store.ts';
 import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
+import { Economy } from './economy.tsx';
 import { gameOn } from './live.ts';
 import { ObservedBox, PlayerBoxes } from './player-boxes.tsx';
 import { ReplayPanel } from './replay-panel.tsx';
+import { RoundBanner } from './round-banner.tsx';
 import { Scoreboard } from './scoreboard.tsx';
 import { StatsPanel } from './stats-panel.tsx';
 import { TopBar } from './top-bar.tsx';
@@ -27,6 +29,8 @@ export function Overlay() {
         <TopBar />
         <PlayerBoxes />
         <ObservedBox />
+        <Economy />
+        <RoundBanner />
         <Scoreboard visible={hud?.scoreboardVisible === true} />
         <VetoPanel visible={hud?.vetoVisible === true} />
         <StatsPanel visible={hud?.statsVisible === true} />

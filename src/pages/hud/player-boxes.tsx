@@ -1,7 +1,8 @@
 /**
  * The live player boxes: team A's five at the bottom left, team B's at the bottom right, by HUD
- * slot, with health, armour, money, the main weapon, K/D/A and ADR from the game data; the observed
- * player marked. Below the middle, the observed player's box. Shown while game data arrives.
+ * slot, with health, name, the guns (the one in hand lit), armour and helmet, defuse kit or bomb,
+ * money, grenades, K/D/A and ADR from the game data; a dead player marked; the observed player
+ * outlined. Below the middle, the observed player's box. Shown while game data arrives.
  *
  * Each box reads only its own slot's signal (live.ts): a frame re-renders the boxes that changed.
  */
@@ -9,11 +10,12 @@ import type { GamePlayer } from '../../protocol/index.ts';
 import type { Side } from '../common/broadcast.ts';
 import { playerIn, teams } from '../common/broadcast.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
+import { Icon, WeaponIcon } from './icons.tsx';
 import {
   activeWeapon,
+  carriesBomb,
   gameOn,
   isObserved,
-  mainWeapon,
   money,
   observedPlayer,
   observedSlot,
@@ -23,16 +25,69 @@ import {
   teamOfSide,
   weaponLabel,
 } from './live.ts';
+import type { Loadout } from './loadout.ts';
+import { loadoutOf } from './loadout.ts';
 
-/** The armour as a badge: the number, and H with a helmet. */
-function Armour({ player }: { player: GamePlayer }) {
-  if (player.armor <= 0) return <span class="armour armour--none" data-armor="0" data-helmet="false" />;
+/** Vest, and the helmet beside it; nothing but a placeholder without armour (keeps the row aligned). */
+export function ArmourIcons({ player }: { player: GamePlayer }) {
+  if (player.armor <= 0) return <span class="armour armour--none" />;
   return (
-    <span class="armour" data-armor={player.armor} data-helmet={String(player.helmet)}>
-      <svg viewBox="0 0 16 18" aria-hidden="true">
-        <path d="M8 0 16 3v6c0 4.5-3.4 8-8 9-4.6-1-8-4.5-8-9V3z" />
-      </svg>
-      {player.helmet ? <b>H</b> : null}
+    <span class="armour">
+      <Icon shape="armor" label={`Armour ${player.armor}`} />
+      {player.helmet ? <Icon shape="helmet" label="Helmet" /> : null}
+    </span>
+  );
+}
+
+/**
+ * What a box says about the player's equipment, as hooks on the box itself (docs/themes.md): theme
+ * authors style a bomb carrier's box by `[data-bomb="true"]`, and tests read them against the frames.
+ */
+export function equipmentHooks(player: GamePlayer, loadout: Loadout, bomb: boolean) {
+  return {
+    'data-primary': loadout.primary?.name ?? '',
+    'data-secondary': loadout.secondary?.name ?? '',
+    'data-active-weapon': loadout.active ?? '',
+    'data-grenades': loadout.grenades.map((grenade) => grenade.name).join(' '),
+    'data-armor': player.armor,
+    'data-helmet': String(player.helmet),
+    'data-kit': String(player.defuseKit),
+    'data-bomb': String(bomb),
+  };
+}
+
+/** The bomb (T) or the defuse kit (CT), in the side colour. */
+function KitOrBomb({ kit, bomb }: { kit: boolean; bomb: boolean }) {
+  if (bomb) return <Icon shape="c4" class="carry carry--bomb" label="Bomb" />;
+  if (kit) return <Icon shape="kit" class="carry carry--kit" label="Defuse kit" />;
+  return null;
+}
+
+/** The guns of a box: the secondary, then the primary (the knife when there is neither). */
+function Guns({ loadout }: { loadout: Loadout }) {
+  const { primary, secondary, knife, taser } = loadout;
+  const shown = [taser, secondary, primary ?? (secondary ? null : knife)];
+  return (
+    <span class="pbox__guns">
+      {shown.map((gun) =>
+        gun ? <WeaponIcon key={gun.name} name={gun.name} type={gun.type} active={gun.active} /> : null,
+      )}
+    </span>
+  );
+}
+
+function Grenades({ loadout, class: extra }: { loadout: Loadout; class: string }) {
+  return (
+    <span class={extra}>
+      {loadout.grenades.map((grenade, index) => (
+        <WeaponIcon
+          key={`${grenade.name}-${index}`}
+          name={grenade.name}
+          type={grenade.type}
+          active={grenade.active}
+          class="icon--grenade"
+        />
+      ))}
     </span>
   );
 }
@@ -55,6 +110,7 @@ const adrText = (adr: number | null) => (adr === null ? '–' : String(Math.roun
 export function PlayerBox({ slot, team }: { slot: number; team: Side }) {
   const player = playerInSlot(slot).value;
   const observed = isObserved(slot);
+  const carrier = carriesBomb(slot);
   const name = player?.name || playerIn(slot) || 'Open slot';
   if (!player) {
     return (
@@ -65,7 +121,8 @@ export function PlayerBox({ slot, team }: { slot: number; team: Side }) {
     );
   }
   const alive = player.health > 0;
-  const weapon = mainWeapon(player);
+  const loadout = loadoutOf(player);
+  const bomb = loadout.bomb || carrier;
   return (
     <li
       class={`pbox pbox--${team}`}
@@ -73,6 +130,7 @@ export function PlayerBox({ slot, team }: { slot: number; team: Side }) {
       data-side={player.side}
       data-alive={String(alive)}
       data-observed={String(observed)}
+      {...equipmentHooks(player, loadout, bomb)}
     >
       <span class="pbox__slot">{String(slot)}</span>
       <div class="pbox__main">
@@ -82,21 +140,20 @@ export function PlayerBox({ slot, team }: { slot: number; team: Side }) {
             <span class="pbox__hpfill" style={{ transform: `scaleX(${player.health / 100})` }} />
           </span>
           <span class="pbox__hp" data-health={player.health}>
-            {alive ? String(player.health) : ''}
+            {alive ? String(player.health) : <Icon shape="skull" class="dead-mark" label="Dead" />}
           </span>
           <span class="pbox__name" data-player-name>
             {name}
           </span>
-          <span class="pbox__weapon" data-weapon={weapon ?? ''}>
-            {weaponLabel(weapon)}
-          </span>
+          <Guns loadout={loadout} />
         </div>
         <div class="pbox__bottom">
-          <Armour player={player} />
-          {player.defuseKit ? <span class="pbox__kit" data-defuse-kit="true" title="Defuse kit" /> : null}
+          <ArmourIcons player={player} />
+          <KitOrBomb kit={player.defuseKit} bomb={bomb} />
           <span class="pbox__money" data-money={player.money}>
             {money(player.money)}
           </span>
+          <Grenades loadout={loadout} class="pbox__nades" />
           <span class="pbox__gap" />
           <Kda player={player} />
           <span class="pbox__adr" data-adr={player.adr === null ? '' : Math.round(player.adr)}>
@@ -128,7 +185,23 @@ export function PlayerBoxes() {
   );
 }
 
-/** The observed player at the bottom centre: name, team, health, armour, weapon, K/D/A, ADR. */
+/** Everything the observed player carries, in the order of the game's weapon slots; the one in hand lit. */
+function Inventory({ loadout }: { loadout: Loadout }) {
+  const { primary, secondary, knife, taser } = loadout;
+  return (
+    <div class="observed__inventory">
+      {[primary, secondary, taser, knife].map((gun) =>
+        gun ? <WeaponIcon key={gun.name} name={gun.name} type={gun.type} active={gun.active} /> : null,
+      )}
+      <Grenades loadout={loadout} class="observed__nades" />
+    </div>
+  );
+}
+
+/**
+ * The observed player at the bottom centre: name, team, health, armour, the weapon in hand with its
+ * ammunition, K/D/A, ADR and money; under them everything the player carries.
+ */
 export function ObservedBox() {
   const player = observedPlayer.value;
   const slot = observedSlot.value;
@@ -136,6 +209,8 @@ export function ObservedBox() {
   const team = player ? teamOfSide(player.side) : null;
   const teamView = team ? teams.value[team] : null;
   const weapon = player ? activeWeapon(player) : null;
+  const loadout = player ? loadoutOf(player) : null;
+  const bomb = player !== null && loadout !== null && (loadout.bomb || carriesBomb(player.slot));
   return (
     <section
       class="panel observed"
@@ -143,18 +218,20 @@ export function ObservedBox() {
       data-visible={String(visible)}
       data-observed-slot={slot ?? undefined}
       data-side={player?.side}
+      {...(player && loadout ? equipmentHooks(player, loadout, bomb) : {})}
     >
-      {player ? (
+      {player && loadout ? (
         <>
           <header class="observed__head">
             <span class="observed__slot">{String(player.slot)}</span>
             <span class="observed__name" data-observed-name>
               {player.name}
             </span>
+            <KitOrBomb kit={player.defuseKit} bomb={bomb} />
             {teamView && team ? (
               <span class="observed__team">
                 <TeamLogo side={team} name={teamView.name} logo={teamView.logo} size="sm" />
-                {teamView.name}
+                <span class="observed__team-name">{teamView.name}</span>
               </span>
             ) : null}
           </header>
@@ -166,16 +243,21 @@ export function ObservedBox() {
               <span class="observed__hpbar" aria-hidden="true">
                 <span class="observed__hpfill" style={{ transform: `scaleX(${player.health / 100})` }} />
               </span>
-              <Armour player={player} />
+              <ArmourIcons player={player} />
               <span class="observed__armornum">{String(player.armor)}</span>
             </div>
-            <div class="observed__weapon" data-weapon={weapon?.name ?? ''}>
-              <span class="observed__weapon-name">{weaponLabel(weapon?.name ?? null)}</span>
-              {weapon && weapon.ammoClip !== null ? (
-                <span class="observed__ammo" data-ammo={weapon.ammoClip}>
-                  <b>{String(weapon.ammoClip)}</b> / {String(weapon.ammoReserve ?? 0)}
-                </span>
+            <div class="observed__weapon">
+              {weapon ? (
+                <WeaponIcon name={weapon.name} type={weapon.type} active={true} class="observed__gun" />
               ) : null}
+              <span class="observed__weapon-name">
+                {weaponLabel(weapon?.name ?? null)}
+                {weapon && weapon.ammoClip !== null ? (
+                  <span class="observed__ammo" data-ammo={weapon.ammoClip}>
+                    <b>{String(weapon.ammoClip)}</b> / {String(weapon.ammoReserve ?? 0)}
+                  </span>
+                ) : null}
+              </span>
             </div>
             <dl class="observed__stats">
               <div>
@@ -200,6 +282,7 @@ export function ObservedBox() {
               </div>
             </dl>
           </div>
+          <Inventory loadout={loadout} />
         </>
       ) : null}
     </section>

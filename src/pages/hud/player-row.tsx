@@ -1,11 +1,50 @@
 /**
  * One player of the scoreboard. The roster gives the slot and the name; the game data, once it
- * arrives, the live values (health, armour, money, K/D/A, ADR, alive or dead) and the observed mark.
+ * arrives, the live values (health, K, D, A, ADR, money, alive or dead) and the observed mark.
  * The row reads its own slot's signal only (live.ts).
  */
 
+import type { GamePlayer } from '../../protocol/index.ts';
+import { Icon } from './icons.tsx';
 import { gameOn, isObserved, money, playerInSlot } from './live.ts';
-import { Kda } from './player-boxes.tsx';
+
+/**
+ * The scoreboard's live columns, in order: the header row (scoreboard.tsx) and every player row draw
+ * from this one list, with the same cell widths, so a header always sits over its column.
+ */
+export const SCOREBOARD_COLUMNS = [
+  { col: 'hp', label: 'HP' },
+  { col: 'kills', label: 'K' },
+  { col: 'deaths', label: 'D' },
+  { col: 'assists', label: 'A' },
+  { col: 'adr', label: 'ADR' },
+  { col: 'money', label: 'Money' },
+] as const;
+
+type Column = (typeof SCOREBOARD_COLUMNS)[number]['col'];
+
+function cell(col: Column, player: GamePlayer) {
+  switch (col) {
+    case 'hp':
+      return {
+        hooks: { 'data-health': player.health },
+        content:
+          player.health > 0 ? String(player.health) : <Icon shape="skull" class="dead-mark" label="Dead" />,
+      };
+    case 'kills':
+      return { hooks: { 'data-kills': player.kills }, content: String(player.kills) };
+    case 'deaths':
+      return { hooks: { 'data-deaths': player.deaths }, content: String(player.deaths) };
+    case 'assists':
+      return { hooks: { 'data-assists': player.assists }, content: String(player.assists) };
+    case 'adr': {
+      const adr = player.adr === null ? null : Math.round(player.adr);
+      return { hooks: { 'data-adr': adr ?? '' }, content: adr === null ? '–' : String(adr) };
+    }
+    case 'money':
+      return { hooks: { 'data-money': player.money }, content: money(player.money) };
+  }
+}
 
 export function PlayerRow(props: { slot: number; name: string | null }) {
   const { slot, name } = props;
@@ -24,22 +63,16 @@ export function PlayerRow(props: { slot: number; name: string | null }) {
       <span class="prow__name" data-player-name>
         {name ?? live?.name ?? 'Open slot'}
       </span>
-      {live ? (
-        <>
-          <span class="prow__hp" style={{ '--hp': `${live.health}%` }} data-health={live.health}>
-            {String(live.health)}
-          </span>
-          <span class="prow__stat">
-            <Kda player={live} />
-          </span>
-          <span class="prow__stat" data-adr={live.adr === null ? '' : Math.round(live.adr)}>
-            {live.adr === null ? '–' : String(Math.round(live.adr))}
-          </span>
-          <span class="prow__money" data-money={live.money}>
-            {money(live.money)}
-          </span>
-        </>
-      ) : null}
+      {live
+        ? SCOREBOARD_COLUMNS.map(({ col }) => {
+            const { hooks, content } = cell(col, live);
+            return (
+              <span key={col} class={`prow__cell prow__cell--${col}`} data-col={col} {...hooks}>
+                {content}
+              </span>
+            );
+          })
+        : null}
     </li>
   );
 }

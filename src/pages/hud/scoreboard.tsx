@@ -2,13 +2,32 @@
 import type { Side } from '../common/broadcast.ts';
 import { playerIn, teams } from '../common/broadcast.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
-import { slotsOfTeam } from './live.ts';
-import { PlayerRow } from './player-row.tsx';
+import { gameOn, sideOfTeam, slotsOfTeam } from './live.ts';
+import { PlayerRow, SCOREBOARD_COLUMNS } from './player-row.tsx';
+
+/** The column headers over the live values, laid out as a player row is (aligned by construction). */
+function ColumnHeads() {
+  return (
+    <div class="prow prow--head" data-columns>
+      <span class="prow__slot" />
+      <span class="prow__name">Player</span>
+      {SCOREBOARD_COLUMNS.map(({ col, label }) => (
+        <span key={col} class={`prow__cell prow__cell--${col}`} data-col-head={col}>
+          {label}
+        </span>
+      ))}
+    </div>
+  );
+}
 
 function TeamColumn({ side }: { side: Side }) {
   const team = teams.value[side];
   return (
-    <section class={`sb-team sb-team--${side}`}>
+    <section
+      class={`sb-team sb-team--${side}`}
+      data-team-column={side}
+      data-side={sideOfTeam(side) ?? undefined}
+    >
       <header class="sb-team__head">
         <TeamLogo side={side} name={team.name} logo={team.logo} size="sm" />
         <span class="sb-team__name" data-team={side}>
@@ -18,6 +37,7 @@ function TeamColumn({ side }: { side: Side }) {
           {String(team.seriesScore)}
         </span>
       </header>
+      {gameOn.value ? <ColumnHeads /> : null}
       <ol class="sb-team__players">
         {slotsOfTeam[side].value.map((slot) => (
           <PlayerRow key={slot} slot={slot} name={playerIn(slot)} />
