@@ -5,6 +5,7 @@ import { connectionStatus, state } from '../common/store.ts';
 import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
 import { gameOn } from './live.ts';
 import { ObservedBox, PlayerBoxes } from './player-boxes.tsx';
+import { Radar } from './radar.tsx';
 import { ReplayPanel } from './replay-panel.tsx';
 import { Scoreboard } from './scoreboard.tsx';
 import { StatsPanel } from './stats-panel.tsx';
@@ -25,6 +26,7 @@ export function Overlay() {
         data-game={gameOn.value ? 'live' : 'off'}
       >
         <TopBar />
+        <Radar />
         <PlayerBoxes />
         <ObservedBox />
         <Scoreboard visible={hud?.scoreboardVisible === true} />
