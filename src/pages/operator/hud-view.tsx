@@ -10,7 +10,7 @@ import {
 } from '../../protocol/index.ts';
 import type { Production } from '../common/store.ts';
 import { notices, panelStatus, presets, production, state, statsPlayer } from '../common/store.ts';
-import { BrandingCard, SourcesCard, TalentsCard } from './branding-view.tsx';
+import { BrandingCard, RadarCard, SourcesCard, TalentsCard } from './branding-view.tsx';
 import { Address, Card, CommandButton, ErrorText, Field, literals, Switch, useCommand } from './ui.tsx';
 
 const POSITIONS = literals(PositionSchema);
@@ -335,6 +335,7 @@ export function HudView() {
       <Presets />
       <Replay hud={hud} />
       <BrandingCard />
+      <RadarCard />
       <TalentsCard />
       <SourcesCard />
     </div>
