@@ -325,7 +325,9 @@ const STATUS_CLASS = {
   'on-air': 'success',
 } as const;
 /** A radar image is square: its thumbnail too. */
-const SQUARE = { width: '48px', height: '48px' };
+const SQUARE = { width: '40px', height: '40px' };
+/** One map a line: thumbnail, name, its buttons. */
+const ROW = { alignItems: 'center', flexWrap: 'nowrap' };
 
 /** Uploads a radar image (its own kind: square, up to 4 MiB) and hands back its media id. */
 async function uploadRadarImage(file: Blob) {
@@ -336,16 +338,20 @@ async function uploadRadarImage(file: Blob) {
   );
 }
 
+/** A button that picks an image and uploads it as a radar image (the file input inside, unseen). */
 function RadarUpload(props: {
+  text: string;
   label: string;
   hook: string;
   onUploaded: (id: string) => void;
   onError: (m: string) => void;
 }) {
   return (
-    <Field label={props.label}>
+    <label class="btn" aria-label={props.label}>
+      {props.text}
       <input
         type="file"
+        class="sr-only"
         accept={IMAGE_TYPES}
         data-upload={props.hook}
         onChange={async (event) => {
@@ -358,7 +364,7 @@ function RadarUpload(props: {
           else props.onError(answer.message);
         }}
       />
-    </Field>
+    </label>
   );
 }
 
@@ -374,22 +380,24 @@ function RadarMapRow(props: {
   const twoLevels = radarOverviewOf(map)?.thresholdZ != null;
   const without = () => Object.fromEntries(Object.entries(images).filter(([name]) => name !== map));
   return (
-    <li data-radar-map-row={map} data-radar-image-set={String(set !== undefined)}>
+    <li data-radar-map-row={map} data-radar-image-set={String(set !== undefined)} style={ROW}>
       {set ? (
         <img class="thumb" style={SQUARE} src={mediaUrl(set.image)} alt={`${label} overview`} />
       ) : (
         <span class="thumb" style={SQUARE} aria-hidden="true" />
       )}
-      <strong>{label}</strong>
+      <strong style={{ flex: 1 }}>{label}</strong>
       <RadarUpload
-        label={set ? 'Replace overview' : 'Overview'}
+        text={set ? 'Replace' : 'Upload'}
+        label={`Upload the overview of ${label}`}
         hook={`radar-${map}`}
         onUploaded={(image) => void save({ ...images, [map]: { ...set, image } })}
         onError={fail}
       />
       {twoLevels ? (
         <RadarUpload
-          label={set?.lower ? 'Replace lower level' : 'Lower level'}
+          text={set?.lower ? 'Replace lower' : 'Lower level'}
+          label={`Upload the lower level of ${label}`}
           hook={`radar-${map}-lower`}
           onUploaded={(lower) =>
             set ? void save({ ...images, [map]: { ...set, lower } }) : fail('Upload the overview first.')
