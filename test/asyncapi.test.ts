@@ -25,6 +25,8 @@ describe('docs/asyncapi.json', () => {
       expect(messages).toContain(name);
     }
     // One schema per public command: a command added to the catalogue is described without an edit here.
-    expect(Object.keys(document.components.schemas)).toEqual(COMMANDS.map((command) => `command.${command.id}`));
+    expect(Object.keys(document.components.schemas)).toEqual(
+      COMMANDS.map((command) => `command.${command.id}`),
+    );
   });
 });

@@ -8,7 +8,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
-import { build, command, get } from '../helpers/build.ts';
+import { build, command, get, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import type { Frame } from '../helpers/gsi.ts';
 import {
@@ -488,7 +488,8 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
   });
 
   it('starts shown, and toggle_radar, hide_radar and show_radar switch it on every overlay; the state is saved', async () => {
-    const server = await start();
+    const dataDir = await tempDir();
+    const server = await build({ dataDir, gameReceivingTimeoutMs: 120_000 });
     expect((await get(server, '/api/state')).body.state).not.toHaveProperty('radarVisible');
     const page = await overlay(server);
     // The overlay's opening report: shown, as the panel's entry says.
@@ -523,6 +524,11 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
     await post(server, toCs2(await fixture(FAZE_NAVI)));
     await second.locator('[data-panel="radar"][data-visible="false"]').waitFor({ state: 'attached' });
     expect((await get(server, '/api/state')).body.state.radarVisible).toBe(false);
+
+    // Saved: after a restart the radar is still off.
+    await server.close();
+    const again = await build({ dataDir });
+    expect((await get(again, '/api/state')).body.state.radarVisible).toBe(false);
   });
 
   it('a map without calibration: the radar is hidden, and the operator app says why', async () => {
