@@ -34,33 +34,33 @@ interface Stamps {
 /**
  * Runs in every page before its scripts: stamps each `game` message with live data as the
  * WebSocket delivers it, before the page's own handler (a listener added in the constructor runs
- * before the onmessage the client sets afterwards).
+ * before the onmessage the client sets afterwards). Plain JavaScript text: tsx would name the
+ * functions of a TypeScript one with a helper the page does not have.
  */
-function stampArrivals(): void {
-  const g = globalThis as unknown as {
-    WebSocket: new (
-      ...args: unknown[]
-    ) => { addEventListener(t: string, f: (e: { data: unknown }) => void): void };
-    performance: { timeOrigin: number; now(): number };
-    __stamps: Stamps;
-  };
-  g.__stamps = { arrivals: [], box: [], dot: [] };
-  const Native = g.WebSocket;
-  g.WebSocket = class extends Native {
-    constructor(...args: unknown[]) {
+const STAMP_ARRIVALS = `(() => {
+  globalThis.__stamps = { arrivals: [], box: [], dot: [] };
+  const Native = globalThis.WebSocket;
+  globalThis.WebSocket = class extends Native {
+    constructor(...args) {
       super(...args);
       this.addEventListener('message', (event) => {
-        const at = g.performance.timeOrigin + g.performance.now();
-        if (
-          typeof event.data === 'string' &&
-          event.data.startsWith('{"type":"game"') &&
-          event.data.includes('"live":')
-        )
-          g.__stamps.arrivals.push(at);
+        const at = performance.timeOrigin + performance.now();
+        if (typeof event.data === 'string' && event.data.startsWith('{"type":"game"') && event.data.includes('"live":'))
+          globalThis.__stamps.arrivals.push(at);
       });
     }
-  } as typeof g.WebSocket;
-}
+  };
+})();`;
+
+/** Stamps every DOM change under the two elements (the player box, the radar dot), same clock. */
+const watchChanges = (box: string, dot: string) => `(() => {
+  for (const [selector, into] of [[${JSON.stringify(box)}, __stamps.box], [${JSON.stringify(dot)}, __stamps.dot]]) {
+    new MutationObserver(() => into.push(performance.timeOrigin + performance.now())).observe(
+      document.querySelector(selector),
+      { attributes: true, characterData: true, childList: true, subtree: true },
+    );
+  }
+})()`;
 
 export async function radarLatency(context: PartContext): Promise<Row[]> {
   const missing = chromiumMissing();
@@ -80,7 +80,7 @@ export async function radarLatency(context: PartContext): Promise<Row[]> {
     const open = async (path: string, ready: string) => {
       const browserContext = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
       contexts.push(browserContext);
-      await browserContext.addInitScript(stampArrivals);
+      await browserContext.addInitScript({ content: STAMP_ARRIVALS });
       const page = await browserContext.newPage();
       await page.goto(`${hud.appUrl}${path}`);
       await page.locator(ready).waitFor({ state: 'attached' });
@@ -116,24 +116,7 @@ export async function radarLatency(context: PartContext): Promise<Row[]> {
     const dot = `[data-panel="radar"][data-visible="true"] [data-slot="${SLOT}"]`;
     await overlay.locator(box).waitFor({ state: 'attached' });
     await overlay.locator(dot).waitFor({ state: 'attached' });
-    await overlay.evaluate(
-      ({ box, dot }) => {
-        const g = globalThis as unknown as {
-          document: { querySelector(s: string): unknown };
-          MutationObserver: new (cb: () => void) => { observe(node: unknown, options: object): void };
-          performance: { timeOrigin: number; now(): number };
-          __stamps: Stamps;
-        };
-        const watch = (selector: string, into: number[]) =>
-          new g.MutationObserver(() => into.push(g.performance.timeOrigin + g.performance.now())).observe(
-            g.document.querySelector(selector),
-            { attributes: true, characterData: true, childList: true, subtree: true },
-          );
-        watch(box, g.__stamps.box);
-        watch(dot, g.__stamps.dot);
-      },
-      { box, dot },
-    );
+    await overlay.evaluate(watchChanges(box, dot));
 
     const { commands: frames, pauseMs } = context.config.overlay;
     const warmup = Math.min(20, Math.ceil(frames / 5));
