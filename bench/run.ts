@@ -1,7 +1,7 @@
 /**
  * The performance bench (issue 6): `npm run bench` for the full run, `npm run bench -- --quick`
  * for a few seconds per part (CI runs it so the scripts keep working; it checks the exit code,
- * not the figures). Options: --only startup,http,latency,ws,memory,operator,overlay,game,observer,show  --profile (node --cpu-prof
+ * not the figures). Options: --only startup,http,latency,ws,memory,operator,overlay,radar,game,observer,show  --profile (node --cpu-prof
  * on every server under test; profiles and their summaries go to bench/results/profiles/)  --long-show (the show part
  * also runs a 10-minute show for RSS growth).
  * The method behind each figure: docs/performance.md.
@@ -22,6 +22,7 @@ import { memory } from './parts/memory.ts';
 import { observer } from './parts/observer.ts';
 import { operatorClick } from './parts/operator-click.ts';
 import { overlayLatency } from './parts/overlay-latency.ts';
+import { radarLatency } from './parts/radar-latency.ts';
 import { show } from './parts/show.ts';
 import { startup } from './parts/startup.ts';
 import { wsTriggers } from './parts/ws-triggers.ts';
@@ -35,6 +36,7 @@ const PARTS = [
   'memory',
   'operator',
   'overlay',
+  'radar',
   'game',
   'observer',
   'show',
@@ -95,6 +97,7 @@ const parts: Record<Part, () => Promise<void>> = {
   memory: async () => void rows.push(...(await memory(context))),
   operator: async () => void rows.push(...(await operatorClick(context))),
   overlay: async () => void rows.push(...(await overlayLatency(context))),
+  radar: async () => void rows.push(...(await radarLatency(context))),
   game: async () => void rows.push(...(await gameData(context))),
   observer: async () => void rows.push(...(await observer(context))),
   show: async () => {

@@ -21,6 +21,11 @@ export interface PanelDeclaration {
   hotkey?: string;
   /** `data-panel` of the overlay page, where the panel is drawn there. */
   hook?: string;
+  /**
+   * The overlay reports the panel shown, not hidden, when it opens and nothing has told its state
+   * yet (a new installation): for a panel that belongs on air unless a crew switches it off.
+   */
+  startsShown?: boolean;
 }
 
 export const PANELS = [
@@ -52,6 +57,18 @@ export const PANELS = [
     label: 'the stats of the player set in the application',
     name: 'Player stats',
     hook: 'stats',
+  },
+  {
+    // Shown from the start: the game's own radar goes with its HUD (cl_draw_only_deathnotices 1,
+    // which the player boxes need too); crews that keep the game's radar switch this one off.
+    id: 'radar',
+    systemId: 'panel.radar',
+    command: 'radar',
+    stateKey: 'radarVisible',
+    label: 'the radar',
+    name: 'Radar',
+    hook: 'radar',
+    startsShown: true,
   },
   {
     id: 'overlay',

@@ -19,9 +19,16 @@ export const SCENES = choicesOf('show_sen_scene', 'scene');
 export const OBSERVER_MODES = choicesOf('set_smart_observer', 'mode');
 export const REVEAL_MODES = choicesOf('veto_reveal', 'mode');
 
-/** Panels with a visibility flag in the HUD state (`<panel>Visible`). */
-export const PANELS = ['scoreboard', 'veto', 'stats'] as const;
-export type Panel = (typeof PANELS)[number];
+/**
+ * Panels with a visibility flag in the HUD state (`<panel>Visible`): the nouns of the catalogue's
+ * toggle_* commands, so a panel the server adds has its feedback too. The overlay window's flag is
+ * hudWindowOpen (a feedback of its own).
+ */
+export const PANELS = [...COMMAND_FORMS.keys()].flatMap((id) => {
+  const noun = /^toggle_(\w+)$/.exec(id)?.[1];
+  return noun && noun !== 'overlay' ? [noun] : [];
+});
+export type Panel = string;
 
 /** Positions of a best-of-five series; the veto pool holds up to 16 maps. */
 export const SERIES_MAPS = 5;

@@ -20,6 +20,7 @@ import { answers, okAnswer } from '../protocol/http-answers.ts';
 import { MEDIA_PATH, mediaUrl } from '../protocol/media.ts';
 import { MediaIdSchema } from '../protocol/settings.ts';
 import type { EventMessage } from '../protocol/websocket.ts';
+import { radarImageRoute } from './radar-image.route.ts';
 
 /** The largest image an operator may upload. */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
@@ -127,6 +128,9 @@ const mediaPlugin: FastifyPluginAsyncTypebox<MediaOptions> = async (app, { dataD
       return { ok: true as const, media: { id, url: mediaUrl(id) } };
     },
   );
+
+  // A map's radar image: a kind of upload with rules of its own (square, a larger bound).
+  radarImageRoute(app, { mediaDir, imageTypes: IMAGE_TYPES });
 
   app.get<{ Params: { id: string } }>(`${MEDIA_PATH}/:id`, async (request, reply) => {
     const { id } = request.params;

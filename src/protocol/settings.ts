@@ -45,12 +45,36 @@ export const SponsorSchema = Type.Object(
   strict,
 );
 
+// ---------- The radar's images (issue 19) ----------
+/** A map's radar images (POST /api/panel/media/radar): the overview, and its lower level's on two-level maps. */
+export const RadarImageSchema = Type.Object(
+  {
+    image: MediaIdSchema,
+    lower: Type.Optional(MediaIdSchema),
+  },
+  strict,
+);
+/** The radar images by full map name (de_nuke): the radar draws them under the dots. */
+export const RadarImagesSchema = Type.Record(
+  Type.String({ pattern: '^[a-z]{2}_[a-z0-9]{2,24}$' }),
+  RadarImageSchema,
+  {
+    ...strict,
+    maxProperties: 64,
+    description: 'By full map name (de_nuke); a map left out has none (the radar draws a plain background)',
+  },
+);
+export type RadarImages = Static<typeof RadarImagesSchema>;
+// ---------- end of the radar's images ----------
+
 /** What the broadcast pages show besides the match: the event logo, the sponsors, the talents. */
 export const BrandingSchema = Type.Object(
   {
     eventLogo: Type.Union([MediaIdSchema, Type.Null()]),
     sponsors: Type.Array(SponsorSchema, { maxItems: 24 }),
     talents: Type.Array(TalentSchema, { maxItems: 12 }),
+    // Absent in files from before the radar: none uploaded.
+    radarImages: Type.Optional(RadarImagesSchema),
   },
   strict,
 );

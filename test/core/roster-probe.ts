@@ -1,6 +1,6 @@
 /**
  * Run by test/core/roster.test.ts inside a copy of the project whose machines/panels.ts has one
- * more panel (radar): prints what every part derived from the panel list makes of it, as JSON.
+ * more panel (probe): prints what every part derived from the panel list makes of it, as JSON.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,9 +33,9 @@ const first = await start();
 const actions = (await get(`${first.httpUrl}/api/actions`)).actions.map(
   (action: { id: string }) => action.id,
 );
-const shown = await post(`${first.httpUrl}/api/actions/show_radar`);
-const reported = await post(`${first.httpUrl}/internal/overlay_report`, { radarVisible: true });
-const actor = first.service.hud.actor('radar' as never) !== undefined;
+const shown = await post(`${first.httpUrl}/api/actions/show_probe`);
+const reported = await post(`${first.httpUrl}/internal/overlay_report`, { probeVisible: true });
+const actor = first.service.hud.actor('probe' as never) !== undefined;
 await first.close();
 const second = await start();
 const afterRestart = (await get(`${second.httpUrl}/api/state`)).state;
@@ -44,11 +44,11 @@ await rm(dataDir, { recursive: true, force: true });
 
 process.stdout.write(
   JSON.stringify({
-    systemId: (SYSTEM_ID as Record<string, string>).radar ?? null,
+    systemId: (SYSTEM_ID as Record<string, string>).probe ?? null,
     actor,
-    actions: actions.filter((id: string) => id.endsWith('_radar')),
+    actions: actions.filter((id: string) => id.endsWith('_probe')),
     shown: shown.state,
     reported: reported.ok,
-    afterRestart: afterRestart.radarVisible ?? null,
+    afterRestart: afterRestart.probeVisible ?? null,
   }),
 );

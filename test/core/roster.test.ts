@@ -15,14 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PANEL_LIST_END = '] as const satisfies readonly PanelDeclaration[];';
-const RADAR = `  {
-    id: 'radar',
-    systemId: 'panel.radar',
-    command: 'radar',
-    stateKey: 'radarVisible',
-    label: 'the radar',
-    name: 'Radar',
-    hook: 'radar',
+const PROBE = `  {
+    id: 'probe',
+    systemId: 'panel.probe',
+    command: 'probe',
+    stateKey: 'probeVisible',
+    label: 'the probe panel',
+    name: 'Probe',
+    hook: 'probe',
   },
 `;
 
@@ -38,8 +38,8 @@ describe('the actor roster', () => {
     const panels = join(copy, 'machines/panels.ts');
     const text = await readFile(panels, 'utf8');
     expect(text).toContain(PANEL_LIST_END);
-    // The one edit: a fifth panel at the end of the list.
-    await writeFile(panels, text.replace(PANEL_LIST_END, `${RADAR}${PANEL_LIST_END}`));
+    // The one edit: one more panel at the end of the list.
+    await writeFile(panels, text.replace(PANEL_LIST_END, `${PROBE}${PANEL_LIST_END}`));
   });
 
   afterAll(async () => {
@@ -56,10 +56,10 @@ describe('the actor roster', () => {
     const tsx = join(ROOT, 'node_modules/.bin/tsx');
     const { stdout } = await run(tsx, [join(copy, 'test/core/roster-probe.ts')], { cwd: copy });
     expect(JSON.parse(stdout)).toEqual({
-      systemId: 'panel.radar',
+      systemId: 'panel.probe',
       actor: true,
-      actions: ['toggle_radar', 'show_radar', 'hide_radar'],
-      shown: { revision: 1, radarVisible: true },
+      actions: ['toggle_probe', 'show_probe', 'hide_probe'],
+      shown: { revision: 1, probeVisible: true },
       reported: true,
       afterRestart: true,
     });

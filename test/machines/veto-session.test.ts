@@ -10,7 +10,7 @@ import type { panelMachine } from '../../machines/panel.machine.ts';
 import { PRODUCTION_DEFAULTS } from '../../machines/production.machine.ts';
 import type { HudInput } from '../../machines/supervisor.machine.ts';
 import { supervisorMachine } from '../../machines/supervisor.machine.ts';
-import { SYSTEM_ID } from '../../machines/system-ids.ts';
+import { PANEL_IDS, SYSTEM_ID } from '../../machines/system-ids.ts';
 import type { vetoRevealMachine } from '../../machines/veto-reveal.machine.ts';
 import { REVEAL_DEFAULTS } from '../../machines/veto-reveal.machine.ts';
 import type { BoFormat, Side, Team } from '../../machines/veto-rules.ts';
@@ -154,12 +154,9 @@ function hudInput(): HudInput {
     vetoSession: { session: null },
     vetoReveal: { ...REVEAL_DEFAULTS },
     sceneWindow: { scene: null },
-    panels: {
-      scoreboard: { visible: null, hideAt: null },
-      vetoPanel: { visible: null, hideAt: null },
-      stats: { visible: null, hideAt: null },
-      overlay: { visible: null, hideAt: null },
-    },
+    panels: Object.fromEntries(
+      PANEL_IDS.map((id) => [id, { visible: null, hideAt: null }]),
+    ) as HudInput['panels'],
     production: structuredClone(PRODUCTION_DEFAULTS),
     obs: { ...defaultObsSettings, enabled: false },
     observer: structuredClone(OBSERVER_DEFAULTS),

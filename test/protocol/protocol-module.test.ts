@@ -48,6 +48,7 @@ describe('the protocol module', () => {
       'scoreboardVisible',
       'vetoVisible',
       'statsVisible',
+      'radarVisible',
       'hudWindowOpen',
     ]);
     expect(ServerMessage.anyOf.length).toBeGreaterThan(5);

@@ -4,20 +4,25 @@
  * it opens: its colour presets (GET /api/presets) and the panel flags the state does not have yet.
  */
 import { render } from 'preact';
+import type { Panel } from '../../protocol/index.ts';
 import { PANELS } from '../../protocol/index.ts';
 import { THEME_PRESETS } from '../common/broadcast.ts';
 import { Client } from '../common/client.ts';
 import { state } from '../common/store.ts';
 import { Overlay } from './overlay.tsx';
 
-/** The opening report: presets, opened, and false for each panel flag still absent from the state. */
+/**
+ * The opening report: presets, opened, and for each panel flag still absent from the state, false
+ * (or true for a panel that starts shown).
+ */
 function openingReport(): Record<string, unknown> {
   const report: Record<string, unknown> = {
     opened: true,
     presets: THEME_PRESETS.map(({ id, name }) => ({ id, name })),
   };
-  for (const { stateKey } of PANELS) {
-    if (stateKey !== 'hudWindowOpen' && state.value?.[stateKey] === undefined) report[stateKey] = false;
+  for (const { stateKey, startsShown } of PANELS as readonly Panel[]) {
+    if (stateKey !== 'hudWindowOpen' && state.value?.[stateKey] === undefined)
+      report[stateKey] = startsShown === true;
   }
   return report;
 }

@@ -6,6 +6,7 @@ import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
 import { Economy } from './economy.tsx';
 import { gameOn } from './live.ts';
 import { ObservedBox, PlayerBoxes } from './player-boxes.tsx';
+import { Radar } from './radar.tsx';
 import { ReplayPanel } from './replay-panel.tsx';
 import { RoundBanner } from './round-banner.tsx';
 import { Scoreboard } from './scoreboard.tsx';
@@ -27,6 +28,7 @@ export function Overlay() {
         data-game={gameOn.value ? 'live' : 'off'}
       >
         <TopBar />
+        <Radar />
         <PlayerBoxes />
         <ObservedBox />
         <Economy />

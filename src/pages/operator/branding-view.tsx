@@ -2,14 +2,23 @@
  * What the broadcast pages show besides the match, set here and saved with the settings: the event
  * logo, the sponsor images (rotating on the sponsor overlay and scene), the talents of the talents
  * scene; and the browser-source addresses of the HUD pages, ready to copy (with the token for OBS
- * on another machine of the local network).
+ * on another machine of the local network); the radar's overview images and whether it is on air.
  */
-import { useSignal } from '@preact/signals';
+import { computed, useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import { mediaUrl } from '../../protocol/media.ts';
+import { ACTIVE_DUTY_POOL, mapLabel, normalizeMapName } from '../../../machines/map-names.ts';
+import { CALIBRATED_MAPS, radarOverviewOf } from '../../../machines/radar-overviews.ts';
+import {
+  mediaUrl,
+  RADAR_IMAGE_MAX_BYTES,
+  RADAR_IMAGE_MAX_SIDE,
+  RADAR_IMAGE_MIN_SIDE,
+  RADAR_MEDIA_PATH,
+} from '../../protocol/media.ts';
+import { gameLive } from '../common/game-store.ts';
 import type { PanelStatus } from '../common/store.ts';
-import { panelStatus } from '../common/store.ts';
-import { api } from './api.ts';
+import { panelStatus, state } from '../common/store.ts';
+import { api, readBase64, request } from './api.ts';
 import { Address, Card, ErrorText, Field } from './ui.tsx';
 
 type Branding = PanelStatus['settings']['branding'];
@@ -271,6 +280,182 @@ export function SourcesCard() {
       ) : lan ? null : (
         <p class="muted small">Switch on local network mode for OBS on another machine.</p>
       )}
+    </Card>
+  );
+}
+
+// ---------- The radar's images and status (issue 19) ----------
+
+type RadarImages = NonNullable<Branding['radarImages']>;
+
+/** Why the radar is or is not on air, in words: the HUD state, the live map and its calibration. */
+const radarStatus = computed(() => {
+  const visible = state.value?.radarVisible;
+  const map = gameLive.value.map?.name ?? null;
+  const images = panelStatus.value?.settings.branding.radarImages ?? {};
+  if (visible === false) {
+    return { tone: 'off', text: 'Switched off (Panels > Radar): the radar is not drawn.' } as const;
+  }
+  if (!map || state.value?.gameReceiving !== true) {
+    return {
+      tone: 'waiting',
+      text: 'Waiting for game data: the radar shows once the game sends a map.',
+    } as const;
+  }
+  const name = normalizeMapName(map);
+  if (!name || !radarOverviewOf(map)) {
+    return {
+      tone: 'uncalibrated',
+      text: `No radar calibration for ${map}: the radar stays hidden on this map. It knows ${CALIBRATED_MAPS.length} maps (below).`,
+    } as const;
+  }
+  const label = mapLabel(name);
+  return images[name]
+    ? ({ tone: 'on-air', text: `On air: ${label}, drawn on the uploaded overview.` } as const)
+    : ({
+        tone: 'on-air',
+        text: `On air: ${label}, on a plain background (no overview uploaded for ${label}).`,
+      } as const);
+});
+
+const STATUS_CLASS = {
+  off: 'muted',
+  waiting: 'muted',
+  uncalibrated: 'warning',
+  'on-air': 'success',
+} as const;
+/** A radar image is square: its thumbnail too. */
+const SQUARE = { width: '40px', height: '40px' };
+/** One map a line: thumbnail, name, its buttons. */
+const ROW = { alignItems: 'center', flexWrap: 'nowrap' };
+
+/** Uploads a radar image (its own kind: square, up to 4 MiB) and hands back its media id. */
+async function uploadRadarImage(file: Blob) {
+  return request<{ media: { id: string; url: string; width: number; height: number } }>(
+    'POST',
+    RADAR_MEDIA_PATH,
+    { data: await readBase64(file) },
+  );
+}
+
+/** A button that picks an image and uploads it as a radar image (the file input inside, unseen). */
+function RadarUpload(props: {
+  text: string;
+  label: string;
+  hook: string;
+  onUploaded: (id: string) => void;
+  onError: (m: string) => void;
+}) {
+  return (
+    <label class="btn" aria-label={props.label}>
+      {props.text}
+      <input
+        type="file"
+        class="sr-only"
+        accept={IMAGE_TYPES}
+        data-upload={props.hook}
+        onChange={async (event) => {
+          const input = event.currentTarget;
+          const file = input.files?.[0];
+          if (!file) return;
+          const answer = await uploadRadarImage(file);
+          input.value = '';
+          if (answer.ok) props.onUploaded(answer.media.id);
+          else props.onError(answer.message);
+        }}
+      />
+    </label>
+  );
+}
+
+function RadarMapRow(props: {
+  map: string;
+  images: RadarImages;
+  save: (images: RadarImages) => Promise<boolean>;
+  fail: (message: string) => void;
+}) {
+  const { map, images, save, fail } = props;
+  const set = images[map];
+  const label = mapLabel(map);
+  const twoLevels = radarOverviewOf(map)?.thresholdZ != null;
+  const without = () => Object.fromEntries(Object.entries(images).filter(([name]) => name !== map));
+  return (
+    <li data-radar-map-row={map} data-radar-image-set={String(set !== undefined)} style={ROW}>
+      {set ? (
+        <img class="thumb" style={SQUARE} src={mediaUrl(set.image)} alt={`${label} overview`} />
+      ) : (
+        <span class="thumb" style={SQUARE} aria-hidden="true" />
+      )}
+      <strong style={{ flex: 1 }}>{label}</strong>
+      <RadarUpload
+        text={set ? 'Replace' : 'Upload'}
+        label={`Upload the overview of ${label}`}
+        hook={`radar-${map}`}
+        onUploaded={(image) => void save({ ...images, [map]: { ...set, image } })}
+        onError={fail}
+      />
+      {twoLevels ? (
+        <RadarUpload
+          text={set?.lower ? 'Replace lower' : 'Lower level'}
+          label={`Upload the lower level of ${label}`}
+          hook={`radar-${map}-lower`}
+          onUploaded={(lower) =>
+            set ? void save({ ...images, [map]: { ...set, lower } }) : fail('Upload the overview first.')
+          }
+          onError={fail}
+        />
+      ) : null}
+      {set ? (
+        <button
+          type="button"
+          class="btn"
+          aria-label={`Remove the radar images of ${label}`}
+          onClick={() => void save(without())}
+        >
+          Remove
+        </button>
+      ) : null}
+    </li>
+  );
+}
+
+/**
+ * The radar: whether it is on air and why not, and the overview image per map (the operator's own:
+ * no image of the game ships with hud-automation). The switch is with the other panels.
+ */
+export function RadarCard() {
+  const images = panelStatus.value?.settings.branding.radarImages ?? {};
+  const { error, save } = useSave();
+  const status = radarStatus.value;
+  const fail = (message: string) => {
+    error.value = message;
+  };
+  const saveImages = (next: RadarImages) => save({ radarImages: next });
+  const first = CALIBRATED_MAPS.filter((map) => (ACTIVE_DUTY_POOL as readonly string[]).includes(map));
+  const others = CALIBRATED_MAPS.filter((map) => !first.includes(map));
+  const row = (map: string) => (
+    <RadarMapRow key={map} map={map} images={images} save={saveImages} fail={fail} />
+  );
+  return (
+    <Card title="Radar" hook="radar">
+      <p class={STATUS_CLASS[status.tone]} data-radar-status={status.tone}>
+        {status.text}
+      </p>
+      <p class="muted small">
+        The overview of each map, as the game's radar draws it (a square image, 1024x1024 in the game's
+        files), under the dots. Without one the radar draws a plain background. Two-level maps take the lower
+        level's image too: the radar shows it while the observed player is down there.
+      </p>
+      <ul class="sponsor-list">{first.map(row)}</ul>
+      <details>
+        <summary>Other maps ({others.length})</summary>
+        <ul class="sponsor-list">{others.map(row)}</ul>
+      </details>
+      <p class="muted small">
+        PNG, JPEG, WebP or GIF, square, {RADAR_IMAGE_MIN_SIDE} to {RADAR_IMAGE_MAX_SIDE} pixels a side, at
+        most {RADAR_IMAGE_MAX_BYTES / 1024 / 1024} MiB.
+      </p>
+      <ErrorText message={error.value} />
     </Card>
   );
 }

@@ -21,7 +21,7 @@ import {
   state,
   statsPlayer,
 } from '../common/store.ts';
-import { BrandingCard, SourcesCard, TalentsCard } from './branding-view.tsx';
+import { BrandingCard, RadarCard, SourcesCard, TalentsCard } from './branding-view.tsx';
 import { toggleAction } from './hotkeys.ts';
 import { Address, Card, CommandButton, ErrorText, Field, literals, Switch, useCommand } from './ui.tsx';
 
@@ -426,6 +426,7 @@ export function HudView() {
       <Presets />
       <Replay hud={hud} />
       <BrandingCard />
+      <RadarCard />
       <TalentsCard />
       <SourcesCard />
     </div>
