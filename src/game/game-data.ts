@@ -123,7 +123,7 @@ export class GameData implements LiveStats {
   readonly #timeoutMs: number;
   readonly #now: () => number;
   readonly #check: TypeCheck<typeof GsiPayload> = TypeCompiler.Compile(GsiPayload);
-  readonly #adr = new AdrTracker();
+  readonly #adr: AdrTracker;
   #live: GameLive = EMPTY_LIVE;
   #status: GameStatus;
   #statusSentAt = 0;
@@ -140,6 +140,7 @@ export class GameData implements LiveStats {
     this.#slotNumbering = options.slotNumbering;
     this.#timeoutMs = options.receivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
     this.#now = options.now ?? Date.now;
+    this.#adr = new AdrTracker(this.#hud.snapshot('host').context.mapFigures);
     const numbering = numberingOf(undefined, this.#slotNumbering());
     this.#status = {
       receiving: false,
@@ -251,16 +252,27 @@ export class GameData implements LiveStats {
     }
     const notes: string[] = [];
     let seriesMap: number | null = null;
+    const roundPhase = body.round?.phase ?? null;
+    if (frame.map) {
+      this.#adr.observe({
+        map: frame.map.name,
+        round: frame.map.round,
+        roundPhase,
+        mapPhase: frame.map.phase,
+        damage: frame.players.map((player) => [player.steamid, player.roundDamage] as const),
+      });
+    }
     this.#hub.batch(() => {
       this.#hud.send('host', { type: 'host.gameReceiving', receiving: true });
       this.#hud.send('host', { type: 'host.roster', roster: rosterOfFrame(frame) });
+      this.#saveFigures();
       direct();
       if (frame.map) {
-        this.#settleSides(frame, body.round?.phase ?? null);
+        this.#settleSides(frame, roundPhase);
         seriesMap = this.#recordScore(frame, notes);
       }
     });
-    this.#publishLive(frame, body.round?.phase ?? null);
+    this.#publishLive(frame);
     this.#setStatus(
       {
         ...this.#arrived(source, now, numbering),
@@ -345,16 +357,18 @@ export class GameData implements LiveStats {
     return index + 1;
   }
 
-  #publishLive(frame: GameFrame, roundPhase: string | null): void {
-    const map = frame.map;
-    if (map) {
-      this.#adr.observe(
-        map.name,
-        map.round,
-        roundPhase === 'live' && map.phase === 'live',
-        frame.players.map((player) => [player.steamid, player.roundDamage]),
-      );
+  /**
+   * ADR's figures to the host, which saves them: they are a new object only when a round is over or
+   * the map changed, so this is a write once a round, never one per frame.
+   */
+  #saveFigures(): void {
+    const figures = this.#adr.figures;
+    if (figures !== this.#hud.snapshot('host').context.mapFigures) {
+      this.#hud.send('host', { type: 'host.mapFigures', figures });
     }
+  }
+
+  #publishLive(frame: GameFrame): void {
     const slotOf = (steamid: string | null) =>
       steamid === null ? null : (frame.players.find((p) => p.steamid === steamid)?.slot ?? null);
     const next: GameLive = {
