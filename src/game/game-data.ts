@@ -33,7 +33,7 @@ import type {
 import { AdrTracker } from './adr.ts';
 import type { GameFrame } from './game-frame.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';
-import { GsiPayload } from './gsi-payload.ts';
+import { GsiPayload, playersProblem } from './gsi-payload.ts';
 import type { Numbering } from './slots.ts';
 import { hudSlot, LAST_CSGO_VERSION, numberingOf } from './slots.ts';
 
@@ -217,6 +217,8 @@ export class GameData implements LiveStats {
         `game state frame: ${first ? `${first.path || '/'} ${first.message}` : 'not valid'}`,
       );
     }
+    const players = playersProblem(body.allplayers);
+    if (players) throw invalidPayload(`game state frame: ${players}`);
     const numbering = numberingOf(body.provider?.version, this.#slotNumbering());
     const frame = parseFrame(body, numbering.numbering);
     const now = this.#now();

@@ -367,7 +367,10 @@ describe('the live channel', () => {
     expect(planting.live.bomb.state).toBe('planting');
     // The same frame with one player hurt: only that player goes out (the others did not move).
     const hurt = structuredClone(frames[2]) as Frame;
-    const [steamid, one] = Object.entries(hurt.allplayers as Record<string, any>)[0] as [string, any];
+    // A player alive in the capture: health goes down, never below 0 (the game's range).
+    const [steamid, one] = Object.entries(hurt.allplayers as Record<string, any>).find(
+      ([, player]) => player.state.health > 0,
+    ) as [string, any];
     one.state.health -= 1;
     from = page.received.length;
     await post(server, hurt);
