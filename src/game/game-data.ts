@@ -9,6 +9,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { dequal } from 'dequal';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
+import secureJson from 'secure-json-parse';
 import type { GameSide } from '../../machines/game-sides.ts';
 import { sideChangesBetween } from '../../machines/game-sides.ts';
 import { mapLabel, normalizeMapName } from '../../machines/map-names.ts';
@@ -31,6 +32,7 @@ import type {
   SlotNumbering,
 } from '../protocol/game.ts';
 import { AdrTracker } from './adr.ts';
+import { carriesToken, mentionsToken } from './frame-token.ts';
 import type { GameFrame } from './game-frame.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';
 import { GsiPayload, playersProblem } from './gsi-payload.ts';
@@ -43,6 +45,19 @@ const mitt = mittModule as unknown as typeof mittModule.default;
 export const RECEIVING_TIMEOUT_MS = 5_000;
 /** While frames arrive, the status (its "last frame … ago") goes out at most this often. */
 export const STATUS_EVERY_MS = 500;
+/**
+ * A refused frame changes the status at most this often, and only while no accepted frame arrives:
+ * a flood of frames without the token must not make the status flicker at its rate.
+ */
+export const REFUSAL_STATUS_EVERY_MS = 1_000;
+
+/** What frames cost since start: for tests and the bench. */
+export interface FrameCounters {
+  /** Bodies parsed as JSON: only those that carried the token. */
+  parsed: number;
+  /** Bodies refused for their token before they were parsed. */
+  refusedUnread: number;
+}
 
 export type GameDataEvents = { message: GameMessage };
 
@@ -132,6 +147,8 @@ export class GameData implements LiveStats {
   #sidesAt: { map: string; round: number } | null = null;
   #pick: number | null = null;
   #dialect: ConsoleDialect = 'cs2';
+  #refusalReportedAt = Number.NEGATIVE_INFINITY;
+  readonly #counters: FrameCounters = { parsed: 0, refusedUnread: 0 };
 
   constructor(options: GameDataOptions) {
     this.#hud = options.hud;
@@ -192,24 +209,39 @@ export class GameData implements LiveStats {
     return this.#dialect;
   }
 
+  get counters(): FrameCounters {
+    return { ...this.#counters };
+  }
+
   /**
-   * One POST of the game, from `source` (the peer's address). Answers at once: nothing here waits
-   * for the disk. A frame without the auth token is refused (401) and changes nothing but the status.
+   * The body of a POST, from `source` (the peer's address): refused (401) before it is parsed unless
+   * its text holds the cfg's token where the game writes it (frame-token.ts); then parsed. `ingest`
+   * checks the token again, parsed.
+   */
+  read(text: string, source: string): unknown {
+    if (!carriesToken(text, this.#token)) {
+      this.#counters.refusedUnread++;
+      throw this.#refused(source, mentionsToken(text));
+    }
+    this.#counters.parsed++;
+    try {
+      return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    } catch (error) {
+      throw invalidPayload(`the frame is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * One frame of the game, parsed (`read`), from `source`. Answers at once: nothing here waits for
+   * the disk. A frame without the auth token is refused (401) and changes nothing.
    */
   ingest(body: unknown, source: string): void {
-    const token = (body as { auth?: { token?: unknown } } | null | undefined)?.auth?.token;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw invalidPayload('a game state frame is a JSON object');
     }
+    const token = (body as { auth?: { token?: unknown } }).auth?.token;
     if (!tokensEqual(this.#token, typeof token === 'string' ? token : undefined)) {
-      this.#setStatus({
-        problem: 'wrong_token',
-        message: `a frame from ${source} had ${token === undefined ? 'no' : 'a wrong'} auth token: install the cfg file again (hud-automation gsi-config --install)`,
-      });
-      throw new ServiceError(
-        'unauthorized',
-        'the frame does not carry the auth token of the installed cfg file',
-      );
+      throw this.#refused(source, token !== undefined);
     }
     if (!this.#check.Check(body)) {
       const first = this.#check.Errors(body).First();
@@ -284,6 +316,29 @@ export class GameData implements LiveStats {
         notes,
       },
       now,
+    );
+  }
+
+  /**
+   * A frame refused for its token. The status is driven by accepted frames: while they arrive, a
+   * refusal changes nothing there (the recent-requests list has it); otherwise it says so, at most
+   * once every REFUSAL_STATUS_EVERY_MS, whatever the rate of the refused frames.
+   */
+  #refused(source: string, hadToken: boolean): ServiceError {
+    const now = this.#now();
+    if (!this.#status.receiving && now - this.#refusalReportedAt >= REFUSAL_STATUS_EVERY_MS) {
+      this.#refusalReportedAt = now;
+      this.#setStatus(
+        {
+          problem: 'wrong_token',
+          message: `a frame from ${source} had ${hadToken ? 'a wrong' : 'no'} auth token: install the cfg file again (hud-automation gsi-config --install)`,
+        },
+        now,
+      );
+    }
+    return new ServiceError(
+      'unauthorized',
+      'the frame does not carry the auth token of the installed cfg file',
     );
   }
 
