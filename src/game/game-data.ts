@@ -21,6 +21,7 @@ import type { StateHub } from '../core/state-hub.ts';
 import type { RawGsiFrame } from '../observer/director-frame.ts';
 import { toDirectorFrame } from '../observer/director-frame.ts';
 import type { ConsoleDialect } from '../observer/netcon-lines.ts';
+import type { StorageStatus } from '../protocol/answers.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import type {
   GameLive,
@@ -31,6 +32,7 @@ import type {
   GameStatus,
   SlotNumbering,
 } from '../protocol/game.ts';
+import type { EventMessage } from '../protocol/websocket.ts';
 import { AdrTracker } from './adr.ts';
 import { carriesToken, mentionsToken } from './frame-token.ts';
 import type { GameFrame } from './game-frame.ts';
@@ -68,9 +70,14 @@ export interface GameDataOptions {
   token: string;
   /** How observer_slot is numbered when the provider version does not say. */
   slotNumbering: () => SlotNumbering;
+  /** Whether changes can be saved now (the store's status): while not, frames change nothing that lasts. */
+  storage: () => StorageStatus;
   receivingTimeoutMs?: number;
   now?: () => number;
 }
+
+const HELD_NOTE =
+  'storage is failing: the roster, the sides and the map score from the game are held as last saved, and applied once the disk takes writes again';
 
 const EMPTY_LIVE: GameLive = {
   map: null,
@@ -135,6 +142,9 @@ export class GameData implements LiveStats {
   readonly #hub: StateHub;
   readonly #token: string;
   readonly #slotNumbering: () => SlotNumbering;
+  readonly #storage: () => StorageStatus;
+  /** The last frame's lasting changes, held while storage fails. */
+  #held: { frame: GameFrame; roundPhase: string | null } | null = null;
   readonly #timeoutMs: number;
   readonly #now: () => number;
   readonly #check: TypeCheck<typeof GsiPayload> = TypeCompiler.Compile(GsiPayload);
@@ -155,9 +165,11 @@ export class GameData implements LiveStats {
     this.#hub = options.hub;
     this.#token = options.token;
     this.#slotNumbering = options.slotNumbering;
+    this.#storage = options.storage;
     this.#timeoutMs = options.receivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
     this.#now = options.now ?? Date.now;
     this.#adr = new AdrTracker(this.#hud.snapshot('host').context.mapFigures);
+    this.#hub.emitter.on('event', this.#onHubEvent);
     const numbering = numberingOf(undefined, this.#slotNumbering());
     this.#status = {
       receiving: false,
@@ -287,6 +299,10 @@ export class GameData implements LiveStats {
     const notes: string[] = [];
     let seriesMap: number | null = null;
     const roundPhase = body.round?.phase ?? null;
+    // While storage fails, what lasts is held, not applied then rolled back by the failed write
+    // (a flip on the HUD each way, per frame): the roster stays as saved, and the HUD state's
+    // `storage` says why. It is applied once storage works again (#onHubEvent).
+    const lasting = this.#storage().ok;
     if (frame.map) {
       this.#adr.observe({
         map: frame.map.name,
@@ -298,26 +314,54 @@ export class GameData implements LiveStats {
     }
     this.#hub.batch(() => {
       this.#hud.send('host', { type: 'host.gameReceiving', receiving: true });
-      this.#hud.send('host', { type: 'host.roster', roster: rosterOfFrame(frame) });
-      this.#saveFigures();
       direct();
-      if (frame.map) {
-        this.#settleSides(frame, roundPhase);
-        seriesMap = this.#recordScore(frame, notes);
-      }
+      if (lasting) seriesMap = this.#applyLasting(frame, roundPhase, notes);
     });
+    this.#held = lasting ? null : { frame, roundPhase };
+    if (!lasting) notes.push(HELD_NOTE);
     this.#publishLive(frame);
     this.#setStatus(
       {
         ...this.#arrived(source, now, numbering),
         problem: null,
         message: `receiving from ${source}`,
-        seriesMap,
+        ...(lasting ? { seriesMap } : {}),
         notes,
       },
       now,
     );
   }
+
+  /**
+   * What a frame changes that lasts (and is saved): the roster, ADR's figures, the sides and the
+   * map's score. Inside a hub batch; the series map in play, or null.
+   */
+  #applyLasting(frame: GameFrame, roundPhase: string | null, notes: string[]): number | null {
+    this.#hud.send('host', { type: 'host.roster', roster: rosterOfFrame(frame) });
+    this.#saveFigures();
+    if (!frame.map) return null;
+    this.#settleSides(frame, roundPhase);
+    return this.#recordScore(frame, notes);
+  }
+
+  /** Storage works again: the last frame's lasting changes, held while it failed, are applied now. */
+  readonly #onHubEvent = (message: EventMessage): void => {
+    if (!this.#held || message.event !== 'hud.state') return;
+    if ((message.data as { storage?: StorageStatus }).storage?.ok !== true) return;
+    // After the commit that announced it, not inside it: a batch here would commit in the middle of
+    // that commit's events.
+    queueMicrotask(() => {
+      const held = this.#held;
+      if (!held || !this.#storage().ok) return;
+      this.#held = null;
+      const notes: string[] = [];
+      let seriesMap: number | null = null;
+      this.#hub.batch(() => {
+        seriesMap = this.#applyLasting(held.frame, held.roundPhase, notes);
+      });
+      this.#setStatus({ seriesMap, notes });
+    });
+  };
 
   /**
    * A frame refused for its token. The status is driven by accepted frames: while they arrive, a
@@ -343,6 +387,7 @@ export class GameData implements LiveStats {
   }
 
   close(): void {
+    this.#hub.emitter.off('event', this.#onHubEvent);
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     this.emitter.all.clear();
