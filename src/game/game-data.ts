@@ -77,7 +77,7 @@ export interface GameDataOptions {
 }
 
 const HELD_NOTE =
-  'storage is failing: the roster, the sides and the map score from the game are held as last saved, and applied once the disk takes writes again';
+  "storage is failing: the roster, the sides, the map score and ADR's rounds from the game are held as last saved, and applied once the disk takes writes again";
 
 const EMPTY_LIVE: GameLive = {
   map: null,
