@@ -10,6 +10,21 @@ export interface RosterEntry {
   name: string;
 }
 
+/**
+ * What lasts of a map's damage figures: the rounds of the map that are over, as game data counted
+ * them (src/game/adr.ts). Saved with the roster, so ADR continues after a restart mid-map.
+ */
+export interface MapFigures {
+  /** The map as the game names it (de_dust2, workshop/…/de_mirage). */
+  map: string;
+  /** The game's round count (map.round) they were closed at: they hold the rounds before it. */
+  round: number;
+  /** How many rounds they hold (rounds the service did not see are not among them). */
+  rounds: number;
+  /** Damage done in those rounds, by SteamID64. */
+  damage: Record<string, number>;
+}
+
 /** What the application shell and the HUD overlay tell the service about themselves. */
 export interface HostInput {
   mainWindowOpen: boolean;
@@ -18,6 +33,8 @@ export interface HostInput {
   presets: ColorPreset[];
   colorPresetId: string | null;
   roster: RosterEntry[];
+  /** ADR's figures of the map in play; null before a round of it is over. */
+  mapFigures: MapFigures | null;
   /** Game data arrives (a frame with the cfg's auth token within the last few seconds). */
   gameReceiving: boolean;
 }
@@ -28,6 +45,7 @@ export type HostEvent =
   | ({ type: 'host.report' } & HostReport)
   | { type: 'host.presets'; presets: ColorPreset[] }
   | { type: 'host.roster'; roster: RosterEntry[] }
+  | { type: 'host.mapFigures'; figures: MapFigures | null }
   | { type: 'host.gameReceiving'; receiving: boolean }
   | { type: 'preset.apply'; presetId: string };
 
@@ -40,7 +58,7 @@ const samePresets = (a: readonly ColorPreset[], b: readonly ColorPreset[]) =>
 /**
  * The application around the service: its main window (commands flagged "Main window" need it
  * open and signed in), the subscription, the colour presets the HUD overlay reported, the active
- * preset, the roster from game data and whether game data arrives. The main-window states follow the reported flags.
+ * preset, the roster and the map's figures from game data, and whether game data arrives. The main-window states follow the reported flags.
  */
 export const hostMachine = setup({
   types: {} as { context: HostInput; input: HostInput; events: HostEvent },
@@ -56,6 +74,9 @@ export const hostMachine = setup({
       ),
     isNewRoster: ({ context, event }) =>
       event.type === 'host.roster' && !sameRoster(context.roster, event.roster),
+    // Game data makes new figures only when a round is over: the same object is no change.
+    isNewMapFigures: ({ context, event }) =>
+      event.type === 'host.mapFigures' && event.figures !== context.mapFigures,
     changesReceiving: ({ context, event }) =>
       event.type === 'host.gameReceiving' && event.receiving !== context.gameReceiving,
     isNewPresetList: ({ context, event }) =>
@@ -74,6 +95,10 @@ export const hostMachine = setup({
     }),
     setRoster: assign({
       roster: ({ context, event }) => (event.type === 'host.roster' ? event.roster : context.roster),
+    }),
+    setMapFigures: assign({
+      mapFigures: ({ context, event }) =>
+        event.type === 'host.mapFigures' ? event.figures : context.mapFigures,
     }),
     setGameReceiving: assign({
       gameReceiving: ({ context, event }) =>
@@ -94,6 +119,7 @@ export const hostMachine = setup({
   on: {
     'host.report': { guard: 'changesHost', actions: 'applyReport' },
     'host.roster': { guard: 'isNewRoster', actions: 'setRoster' },
+    'host.mapFigures': { guard: 'isNewMapFigures', actions: 'setMapFigures' },
     'host.gameReceiving': { guard: 'changesReceiving', actions: 'setGameReceiving' },
     'host.presets': { guard: 'isNewPresetList', actions: 'setPresets' },
     'preset.apply': { guard: 'isOtherPreset', actions: 'setColorPreset' },

@@ -239,6 +239,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     hub,
     token: await loadOrCreateToken(join(dataDir, GAME_TOKEN_FILE)),
     slotNumbering: () => gameSettings(settings.current()).slotNumbering,
+    storage: () => store.status,
     ...(options.gameReceivingTimeoutMs === undefined
       ? {}
       : { receivingTimeoutMs: options.gameReceivingTimeoutMs }),

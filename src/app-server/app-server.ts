@@ -75,7 +75,7 @@ export async function buildAppServer(
   });
   await app.register(readRoutes, { catalogue: service.catalogue, state: service.hub });
   await app.register(mediaPlugin, { dataDir: service.dataDir, hub: service.hub });
-  await app.register(gameRoutes, { game: service.game });
+  await app.register(gameRoutes, { game: service.game, rateLimit: access.rateLimit });
   await app.register(pagesPlugin, { root: pagesDir });
   return app;
 }

@@ -2,13 +2,14 @@
  * Game data on the application server: the endpoint the game's cfg posts to, and the operator app's
  * Integrations > Game (the cfg, where it is installed, install it). The endpoint is open to this
  * machine, and in LAN mode to the local network (an observer PC); the cfg's auth token in each frame
- * is what lets a frame in.
+ * is what lets a frame in, and a device's frames refused for it draw on its request budget.
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import fp from 'fastify-plugin';
+import type { RateLimit } from '../access/rate-limit.ts';
 import { checkPayload } from '../core/dispatcher.ts';
 import { gameDataRoute } from '../game/game-data.route.ts';
 import type { GameData } from '../game/game-data.ts';
@@ -30,7 +31,10 @@ import { strict } from '../protocol/schemas.ts';
 const checkInstall = TypeCompiler.Compile(Type.Object({ lan: Type.Optional(Type.Boolean()) }, strict));
 
 /** Integrations > Game of the operator app, and the game's own endpoint. */
-const gameRoutes: FastifyPluginAsyncTypebox<{ game: GameData }> = async (app, { game }) => {
+const gameRoutes: FastifyPluginAsyncTypebox<{ game: GameData; rateLimit: RateLimit }> = async (
+  app,
+  { game, rateLimit },
+) => {
   const target = (host: string): CfgTarget => ({
     host,
     appPort: (app.server.address() as AddressInfo | null)?.port ?? 0,
@@ -51,7 +55,7 @@ const gameRoutes: FastifyPluginAsyncTypebox<{ game: GameData }> = async (app, { 
     };
   };
 
-  gameDataRoute(app, game);
+  gameDataRoute(app, game, rateLimit);
   app.get('/api/panel/game', { schema: { response: answers(okAnswer(GameSetupSchema.properties)) } }, () =>
     setup(),
   );

@@ -33,7 +33,7 @@ export interface AutomationServerDeps extends WsDeps {
   /** The settings command of the panel API. */
   panel: Dispatch;
   store: Pick<StateStore, 'status' | 'counters'>;
-  game: WsDeps['game'] & Pick<GameData, 'ingest'>;
+  game: WsDeps['game'] & Pick<GameData, 'read' | 'ingest'>;
   secrets: WsDeps['secrets'] & Pick<Secrets, 'regenerateToken' | 'regenerateSignInKey'>;
 }
 
@@ -70,6 +70,6 @@ export async function buildAutomationServer(
   });
   // The address older cfg files post to: the same game data as the application server's /gsi (the
   // cfg's auth token required), kept for this machine only.
-  gameDataRoute(app, service.game);
+  gameDataRoute(app, service.game, access.rateLimit);
   return app;
 }

@@ -9,6 +9,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { dequal } from 'dequal';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
+import secureJson from 'secure-json-parse';
 import type { GameSide } from '../../machines/game-sides.ts';
 import { sideChangesBetween } from '../../machines/game-sides.ts';
 import { mapLabel, normalizeMapName } from '../../machines/map-names.ts';
@@ -20,6 +21,7 @@ import type { StateHub } from '../core/state-hub.ts';
 import type { RawGsiFrame } from '../observer/director-frame.ts';
 import { toDirectorFrame } from '../observer/director-frame.ts';
 import type { ConsoleDialect } from '../observer/netcon-lines.ts';
+import type { StorageStatus } from '../protocol/answers.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import type {
   GameLive,
@@ -30,10 +32,12 @@ import type {
   GameStatus,
   SlotNumbering,
 } from '../protocol/game.ts';
+import type { EventMessage } from '../protocol/websocket.ts';
 import { AdrTracker } from './adr.ts';
+import { carriesToken, mentionsToken } from './frame-token.ts';
 import type { GameFrame } from './game-frame.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';
-import { GsiPayload } from './gsi-payload.ts';
+import { GsiPayload, playersProblem } from './gsi-payload.ts';
 import type { Numbering } from './slots.ts';
 import { hudSlot, LAST_CSGO_VERSION, numberingOf } from './slots.ts';
 
@@ -43,6 +47,19 @@ const mitt = mittModule as unknown as typeof mittModule.default;
 export const RECEIVING_TIMEOUT_MS = 5_000;
 /** While frames arrive, the status (its "last frame … ago") goes out at most this often. */
 export const STATUS_EVERY_MS = 500;
+/**
+ * A refused frame changes the status at most this often, and only while no accepted frame arrives:
+ * a flood of frames without the token must not make the status flicker at its rate.
+ */
+export const REFUSAL_STATUS_EVERY_MS = 1_000;
+
+/** What frames cost since start: for tests and the bench. */
+export interface FrameCounters {
+  /** Bodies parsed as JSON: only those that carried the token. */
+  parsed: number;
+  /** Bodies refused for their token before they were parsed. */
+  refusedUnread: number;
+}
 
 export type GameDataEvents = { message: GameMessage };
 
@@ -53,9 +70,14 @@ export interface GameDataOptions {
   token: string;
   /** How observer_slot is numbered when the provider version does not say. */
   slotNumbering: () => SlotNumbering;
+  /** Whether changes can be saved now (the store's status): while not, frames change nothing that lasts. */
+  storage: () => StorageStatus;
   receivingTimeoutMs?: number;
   now?: () => number;
 }
+
+const HELD_NOTE =
+  "storage is failing: the roster, the sides, the map score and ADR's rounds from the game are held as last saved, and applied once the disk takes writes again";
 
 const EMPTY_LIVE: GameLive = {
   map: null,
@@ -120,10 +142,13 @@ export class GameData implements LiveStats {
   readonly #hub: StateHub;
   readonly #token: string;
   readonly #slotNumbering: () => SlotNumbering;
+  readonly #storage: () => StorageStatus;
+  /** The last frame's lasting changes, held while storage fails. */
+  #held: { frame: GameFrame; roundPhase: string | null } | null = null;
   readonly #timeoutMs: number;
   readonly #now: () => number;
   readonly #check: TypeCheck<typeof GsiPayload> = TypeCompiler.Compile(GsiPayload);
-  readonly #adr = new AdrTracker();
+  readonly #adr: AdrTracker;
   #live: GameLive = EMPTY_LIVE;
   #status: GameStatus;
   #statusSentAt = 0;
@@ -132,14 +157,19 @@ export class GameData implements LiveStats {
   #sidesAt: { map: string; round: number } | null = null;
   #pick: number | null = null;
   #dialect: ConsoleDialect = 'cs2';
+  #refusalReportedAt = Number.NEGATIVE_INFINITY;
+  readonly #counters: FrameCounters = { parsed: 0, refusedUnread: 0 };
 
   constructor(options: GameDataOptions) {
     this.#hud = options.hud;
     this.#hub = options.hub;
     this.#token = options.token;
     this.#slotNumbering = options.slotNumbering;
+    this.#storage = options.storage;
     this.#timeoutMs = options.receivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
     this.#now = options.now ?? Date.now;
+    this.#adr = new AdrTracker(this.#hud.snapshot('host').context.mapFigures);
+    this.#hub.emitter.on('event', this.#onHubEvent);
     const numbering = numberingOf(undefined, this.#slotNumbering());
     this.#status = {
       receiving: false,
@@ -191,24 +221,39 @@ export class GameData implements LiveStats {
     return this.#dialect;
   }
 
+  get counters(): FrameCounters {
+    return { ...this.#counters };
+  }
+
   /**
-   * One POST of the game, from `source` (the peer's address). Answers at once: nothing here waits
-   * for the disk. A frame without the auth token is refused (401) and changes nothing but the status.
+   * The body of a POST, from `source` (the peer's address): refused (401) before it is parsed unless
+   * its text holds the cfg's token where the game writes it (frame-token.ts); then parsed. `ingest`
+   * checks the token again, parsed.
+   */
+  read(text: string, source: string): unknown {
+    if (!carriesToken(text, this.#token)) {
+      this.#counters.refusedUnread++;
+      throw this.#refused(source, mentionsToken(text));
+    }
+    this.#counters.parsed++;
+    try {
+      return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    } catch (error) {
+      throw invalidPayload(`the frame is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * One frame of the game, parsed (`read`), from `source`. Answers at once: nothing here waits for
+   * the disk. A frame without the auth token is refused (401) and changes nothing.
    */
   ingest(body: unknown, source: string): void {
-    const token = (body as { auth?: { token?: unknown } } | null | undefined)?.auth?.token;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw invalidPayload('a game state frame is a JSON object');
     }
+    const token = (body as { auth?: { token?: unknown } }).auth?.token;
     if (!tokensEqual(this.#token, typeof token === 'string' ? token : undefined)) {
-      this.#setStatus({
-        problem: 'wrong_token',
-        message: `a frame from ${source} had ${token === undefined ? 'no' : 'a wrong'} auth token: install the cfg file again (hud-automation gsi-config --install)`,
-      });
-      throw new ServiceError(
-        'unauthorized',
-        'the frame does not carry the auth token of the installed cfg file',
-      );
+      throw this.#refused(source, token !== undefined);
     }
     if (!this.#check.Check(body)) {
       const first = this.#check.Errors(body).First();
@@ -216,6 +261,8 @@ export class GameData implements LiveStats {
         `game state frame: ${first ? `${first.path || '/'} ${first.message}` : 'not valid'}`,
       );
     }
+    const players = playersProblem(body.allplayers);
+    if (players) throw invalidPayload(`game state frame: ${players}`);
     const numbering = numberingOf(body.provider?.version, this.#slotNumbering());
     const frame = parseFrame(body, numbering.numbering);
     const now = this.#now();
@@ -251,29 +298,96 @@ export class GameData implements LiveStats {
     }
     const notes: string[] = [];
     let seriesMap: number | null = null;
+    const roundPhase = body.round?.phase ?? null;
+    // While storage fails, what lasts is held, not applied then rolled back by the failed write
+    // (a flip on the HUD each way, per frame): the roster stays as saved, and the HUD state's
+    // `storage` says why. It is applied once storage works again (#onHubEvent).
+    const lasting = this.#storage().ok;
+    if (frame.map) {
+      this.#adr.observe({
+        map: frame.map.name,
+        round: frame.map.round,
+        roundPhase,
+        mapPhase: frame.map.phase,
+        damage: frame.players.map((player) => [player.steamid, player.roundDamage] as const),
+      });
+    }
     this.#hub.batch(() => {
       this.#hud.send('host', { type: 'host.gameReceiving', receiving: true });
-      this.#hud.send('host', { type: 'host.roster', roster: rosterOfFrame(frame) });
       direct();
-      if (frame.map) {
-        this.#settleSides(frame, body.round?.phase ?? null);
-        seriesMap = this.#recordScore(frame, notes);
-      }
+      if (lasting) seriesMap = this.#applyLasting(frame, roundPhase, notes);
     });
-    this.#publishLive(frame, body.round?.phase ?? null);
+    this.#held = lasting ? null : { frame, roundPhase };
+    if (!lasting) notes.push(HELD_NOTE);
+    this.#publishLive(frame);
     this.#setStatus(
       {
         ...this.#arrived(source, now, numbering),
         problem: null,
         message: `receiving from ${source}`,
-        seriesMap,
+        ...(lasting ? { seriesMap } : {}),
         notes,
       },
       now,
     );
   }
 
+  /**
+   * What a frame changes that lasts (and is saved): the roster, ADR's figures, the sides and the
+   * map's score. Inside a hub batch; the series map in play, or null.
+   */
+  #applyLasting(frame: GameFrame, roundPhase: string | null, notes: string[]): number | null {
+    this.#hud.send('host', { type: 'host.roster', roster: rosterOfFrame(frame) });
+    this.#saveFigures();
+    if (!frame.map) return null;
+    this.#settleSides(frame, roundPhase);
+    return this.#recordScore(frame, notes);
+  }
+
+  /** Storage works again: the last frame's lasting changes, held while it failed, are applied now. */
+  readonly #onHubEvent = (message: EventMessage): void => {
+    if (!this.#held || message.event !== 'hud.state') return;
+    if ((message.data as { storage?: StorageStatus }).storage?.ok !== true) return;
+    // After the commit that announced it, not inside it: a batch here would commit in the middle of
+    // that commit's events.
+    queueMicrotask(() => {
+      const held = this.#held;
+      if (!held || !this.#storage().ok) return;
+      this.#held = null;
+      const notes: string[] = [];
+      let seriesMap: number | null = null;
+      this.#hub.batch(() => {
+        seriesMap = this.#applyLasting(held.frame, held.roundPhase, notes);
+      });
+      this.#setStatus({ seriesMap, notes });
+    });
+  };
+
+  /**
+   * A frame refused for its token. The status is driven by accepted frames: while they arrive, a
+   * refusal changes nothing there (the recent-requests list has it); otherwise it says so, at most
+   * once every REFUSAL_STATUS_EVERY_MS, whatever the rate of the refused frames.
+   */
+  #refused(source: string, hadToken: boolean): ServiceError {
+    const now = this.#now();
+    if (!this.#status.receiving && now - this.#refusalReportedAt >= REFUSAL_STATUS_EVERY_MS) {
+      this.#refusalReportedAt = now;
+      this.#setStatus(
+        {
+          problem: 'wrong_token',
+          message: `a frame from ${source} had ${hadToken ? 'a wrong' : 'no'} auth token: install the cfg file again (hud-automation gsi-config --install)`,
+        },
+        now,
+      );
+    }
+    return new ServiceError(
+      'unauthorized',
+      'the frame does not carry the auth token of the installed cfg file',
+    );
+  }
+
   close(): void {
+    this.#hub.emitter.off('event', this.#onHubEvent);
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     this.emitter.all.clear();
@@ -345,16 +459,18 @@ export class GameData implements LiveStats {
     return index + 1;
   }
 
-  #publishLive(frame: GameFrame, roundPhase: string | null): void {
-    const map = frame.map;
-    if (map) {
-      this.#adr.observe(
-        map.name,
-        map.round,
-        roundPhase === 'live' && map.phase === 'live',
-        frame.players.map((player) => [player.steamid, player.roundDamage]),
-      );
+  /**
+   * ADR's figures to the host, which saves them: they are a new object only when a round is over or
+   * the map changed, so this is a write once a round, never one per frame.
+   */
+  #saveFigures(): void {
+    const figures = this.#adr.figures;
+    if (figures !== this.#hud.snapshot('host').context.mapFigures) {
+      this.#hud.send('host', { type: 'host.mapFigures', figures });
     }
+  }
+
+  #publishLive(frame: GameFrame): void {
     const slotOf = (steamid: string | null) =>
       steamid === null ? null : (frame.players.find((p) => p.steamid === steamid)?.slot ?? null);
     const next: GameLive = {

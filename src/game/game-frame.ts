@@ -129,7 +129,7 @@ function playerOf(steamid: string, raw: GsiAllPlayer, numbering: SlotNumbering):
     mvps: stats.mvps ?? 0,
     roundKills: state.round_kills ?? 0,
     roundDamage: state.round_totaldmg ?? 0,
-    flashed: Math.min(255, Math.max(0, state.flashed ?? 0)),
+    flashed: state.flashed ?? 0,
     weapons,
     position: pointOf(raw.position),
     facing: facingOf(raw.forward),

@@ -9,11 +9,29 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 
 const Text = (maxLength = 256) => Type.String({ maxLength });
-/**
- * The game's counters (money, damage, kills: kills go below 0 with team kills) stay far inside a
- * million; a number beyond that is not the game's, and sums of such numbers would overflow.
+const Range = (minimum: number, maximum: number) => Type.Integer({ minimum, maximum });
+
+/*
+ * The ranges of what the game sends (docs/game-data.md, "What a frame may hold", has each with its
+ * source). Where the game's rules bound a value, the bound is that rule: health and armour 0-100;
+ * flash, smoke and fire intensity 0-255; money up to mp_maxmoney's highest, 65,535; an observer slot
+ * 0-9. Where nothing documents a bound, it follows from a server's 64 players and 100 health, with
+ * the map's round count (0-999) for what adds up over a map. No real frame comes near them, and a
+ * sum of them (ADR) stays an exact integer.
  */
-const Int = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 });
+/** The most players a CS2 server holds. */
+export const MAX_PLAYERS = 64;
+const Health = Range(0, 100);
+const Intensity = Range(0, 255);
+const Money = Range(0, 65_535);
+/** What one player does in one round: at most the other 63 players, 100 health each. */
+const RoundKills = Range(0, MAX_PLAYERS - 1);
+const RoundDamage = Range(0, (MAX_PLAYERS - 1) * 100);
+/** What adds up over a map: 999 rounds of the above. Kills and score go below 0 with team kills. */
+const MapCount = Range(0, 99_999);
+const SignedMapCount = Range(-99_999, 99_999);
+/** Rounds in a clip or in reserve: no weapon holds a thousand. */
+const Ammo = Range(0, 999);
 /** The game writes countdowns as text ("13.4"); accept a number too. */
 const Seconds = Type.Union([Type.String({ maxLength: 32 }), Type.Number()]);
 const loose = <T extends Record<string, TSchema>>(properties: T) =>
@@ -45,37 +63,47 @@ export const GsiMap = loose({
 export const GsiRound = loose({ phase: Text(32), bomb: Text(32), win_team: Text(8) });
 
 export const GsiPlayerState = loose({
-  health: Int,
-  armor: Int,
+  health: Health,
+  armor: Health,
   helmet: Type.Boolean(),
   defusekit: Type.Boolean(),
-  flashed: Int,
-  burning: Int,
-  money: Int,
-  round_kills: Int,
-  round_killhs: Int,
-  round_totaldmg: Int,
-  equip_value: Int,
+  flashed: Intensity,
+  smoked: Intensity,
+  burning: Intensity,
+  money: Money,
+  round_kills: RoundKills,
+  round_killhs: RoundKills,
+  round_totaldmg: RoundDamage,
+  // What a player carries is worth less than the most money he may hold.
+  equip_value: Money,
 });
 
-export const GsiMatchStats = loose({ kills: Int, assists: Int, deaths: Int, mvps: Int, score: Int });
+export const GsiMatchStats = loose({
+  kills: SignedMapCount,
+  assists: MapCount,
+  deaths: MapCount,
+  mvps: MapCount,
+  score: SignedMapCount,
+});
 
 export const GsiWeapon = loose({
   name: Text(64),
   type: Text(64),
   state: Text(32),
-  ammo_clip: Int,
-  ammo_clip_max: Int,
-  ammo_reserve: Int,
+  ammo_clip: Ammo,
+  ammo_clip_max: Ammo,
+  ammo_reserve: Ammo,
 });
 
 const playerFields = {
   name: Text(128),
-  observer_slot: Int,
+  // CS2: 0-9; CS:GO: 1-9, then 0 (src/game/slots.ts).
+  observer_slot: Range(0, 9),
   team: Text(16),
   state: GsiPlayerState,
   match_stats: GsiMatchStats,
-  weapons: Type.Record(Type.String({ maxLength: 32 }), GsiWeapon),
+  // weapon_0, weapon_1 …: a player carries a dozen at most.
+  weapons: Type.Record(Type.String({ maxLength: 32 }), GsiWeapon, { maxProperties: 64 }),
   position: Vector,
   forward: Vector,
 };
@@ -114,7 +142,8 @@ export const GsiPayload = loose({
   map: GsiMap,
   round: GsiRound,
   player: GsiPlayer,
-  allplayers: Type.Record(Type.String({ maxLength: 32 }), GsiAllPlayer),
+  // Everyone on the server the spectator sees: players, coaches, casters and observers.
+  allplayers: Type.Record(Type.String({ maxLength: 32 }), GsiAllPlayer, { maxProperties: MAX_PLAYERS }),
   phase_countdowns: loose({ phase: Text(32), phase_ends_in: Seconds }),
   bomb: loose({ state: Text(32), player: Text(32), countdown: Seconds, position: Vector }),
   // A round's utility: some dozens at most (ten players, four grenades each, and decoys).
@@ -122,5 +151,25 @@ export const GsiPayload = loose({
   auth: loose({ token: Text(512) }),
 });
 export type GsiPayload = Static<typeof GsiPayload>;
+
+/**
+ * What the schema cannot say about the players: on the playing sides (CT, T), no two have the same
+ * observer slot, so at most ten have one (coaches have none, spectators are on no playing side).
+ * Null when the players are what the game sends.
+ */
+export function playersProblem(allplayers: GsiPayload['allplayers']): string | null {
+  if (!allplayers) return null;
+  const taken = new Map<number, string>();
+  for (const steamid in allplayers) {
+    const { team, observer_slot: slot } = allplayers[steamid] as GsiAllPlayer;
+    if ((team !== 'CT' && team !== 'T') || slot === undefined) continue;
+    const other = taken.get(slot);
+    if (other !== undefined) {
+      return `/allplayers: ${other} and ${steamid} both have observer_slot ${slot}: the game gives each player on a side a slot of their own`;
+    }
+    taken.set(slot, steamid);
+  }
+  return null;
+}
 export type GsiAllPlayer = Static<typeof GsiAllPlayer>;
 export type GsiGrenade = Static<typeof GsiGrenade>;

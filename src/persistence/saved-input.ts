@@ -22,7 +22,7 @@ import type { LoadedState, SavedState } from './saved-state.ts';
 import { SAVED_STATE_VERSION } from './saved-state.ts';
 
 /** What the host machine starts with that is not saved: the application around the service reports it. */
-export type LiveHost = Omit<HostInput, 'presets' | 'colorPresetId' | 'roster'>;
+export type LiveHost = Omit<HostInput, 'presets' | 'colorPresetId' | 'roster' | 'mapFigures'>;
 
 const panelsOf = (build: (id: PanelId) => PanelInput) =>
   Object.fromEntries(PANEL_IDS.map((id) => [id, build(id)])) as Record<PanelId, PanelInput>;
@@ -49,6 +49,7 @@ export function hudInputFrom(
       presets: saved?.host?.presets ?? [],
       colorPresetId: saved?.host?.colorPresetId ?? null,
       roster: saved?.host?.roster ?? [],
+      mapFigures: saved?.host?.mapFigures ?? null,
     },
     match: saved?.match ? { teamASide: MATCH_DEFAULTS.teamASide, ...saved.match } : MATCH_DEFAULTS,
     vetoSession: saved?.vetoSession ?? { session: null },
@@ -132,6 +133,7 @@ export function savedStateBuilder(
         presets: host.presets,
         colorPresetId: host.colorPresetId,
         roster: host.roster,
+        mapFigures: host.mapFigures,
       })),
       match: snapshots.match.context,
       vetoSession: partOf('vetoSession', vetoSession, () => ({ session: vetoSession.session })),

@@ -65,6 +65,14 @@ const Match = Type.Composite([
   }),
 ]);
 
+/** ADR's figures of the map in play (machines/host.machine.ts, MapFigures). */
+const MapFigures = Type.Object({
+  map: Type.String({ maxLength: 256 }),
+  round: Type.Integer({ minimum: 0 }),
+  rounds: Type.Integer({ minimum: 0 }),
+  damage: Type.Record(Type.String({ maxLength: 32 }), Type.Integer({ minimum: 0 })),
+});
+
 const RevealSetting = Type.Object({ instant: Type.Boolean(), revealed: Type.Integer({ minimum: 0 }) });
 
 const VetoSession = Type.Object({
@@ -123,6 +131,9 @@ export const SavedStateSchema = Type.Object({
     colorPresetId: Type.Union([Type.String(), Type.Null()]),
     // Saved when it changes, so a restart mid-match shows the players at once.
     roster: Type.Optional(Type.Array(Type.Object({ slot: Type.Integer(), name: Type.String() }))),
+    // Saved when a round is over (never per frame), so ADR continues after a restart mid-map.
+    // Absent in files from before: none.
+    mapFigures: Type.Optional(Type.Union([MapFigures, Type.Null()])),
   }),
   match: Match,
   vetoSession: VetoSession,
@@ -159,4 +170,6 @@ agree<Same<Required<NonNullable<SavedState['panels']['stats']>>, PanelInput>>();
 agree<Same<Omit<SavedState['production'], 'smartObserver'>, ProductionInput>>();
 agree<Same<Required<SavedState>['observer'], ObserverInput>>();
 agree<Same<SavedState['settings']['obs'], ObsSettings>>();
-agree<Same<Required<SavedState['host']>, Pick<HostInput, 'presets' | 'colorPresetId' | 'roster'>>>();
+agree<
+  Same<Required<SavedState['host']>, Pick<HostInput, 'presets' | 'colorPresetId' | 'roster' | 'mapFigures'>>
+>();

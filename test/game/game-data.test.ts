@@ -229,7 +229,7 @@ describe('refused frames', () => {
     expect(server.service.game.status()).toMatchObject({ receiving: false, problem: 'wrong_token' });
   });
 
-  it('bad input answers the envelope (400, 413), never a 500, and changes nothing', async () => {
+  it('bad input answers the envelope (400, 401, 413), never a 500, and changes nothing', async () => {
     const dataDir = await tempDir();
     const server = await build({ dataDir });
     await seriesWithDust2(server);
@@ -252,8 +252,11 @@ describe('refused frames', () => {
       [changed((f) => (f.allplayers[player].state.round_totaldmg = 1e308)), 400, 'invalid_payload'],
       [changed((f) => (f.map.team_ct.score = -5)), 400, 'invalid_payload'],
       [changed((f) => (f.map.team_t.score = 1000)), 400, 'invalid_payload'],
-      ['{"auth":', 400, 'invalid_payload'],
-      [[1, 2], 400, 'invalid_payload'],
+      // Not JSON, or not an object: with the token 400; without it refused before it is parsed (401).
+      [`{"auth":{"token":"${token}"},`, 400, 'invalid_payload'],
+      [[{ auth: { token } }], 400, 'invalid_payload'],
+      ['{"auth":', 401, 'unauthorized'],
+      [[1, 2], 401, 'unauthorized'],
       [`{"auth":{"token":"${token}"},"pad":"${'x'.repeat(1024 * 1024)}"}`, 413, 'payload_too_large'],
     ];
     for (const [body, status, error] of cases) {
@@ -302,7 +305,7 @@ describe('refused frames', () => {
     expect((await state(server)).roster).toEqual(FAZE_NAVI_ROSTER);
   });
 
-  it('any JSON with the token is 200 or a 400 envelope, never a 500 (property, over HTTP)', async () => {
+  it('any JSON object with the token is 200 or a 400 envelope, never a 500 (property, over HTTP)', async () => {
     const server = await build();
     const token = server.service.game.token;
     const capture = await fixture(FAZE_NAVI);
@@ -324,6 +327,12 @@ describe('refused frames', () => {
             ? { ...value, auth: { token } }
             : value;
         const answer = await postFrame(server.applicationPort, JSON.stringify(body));
+        if (body === value) {
+          // Not an object, so no token: refused before it is parsed.
+          expect(answer.status).toBe(401);
+          expect(answer.body).toMatchObject({ ok: false, error: 'unauthorized' });
+          return;
+        }
         expect([200, 400]).toContain(answer.status);
         if (answer.status !== 200) expect(answer.body).toMatchObject({ ok: false, error: 'invalid_payload' });
       }),
@@ -367,7 +376,10 @@ describe('the live channel', () => {
     expect(planting.live.bomb.state).toBe('planting');
     // The same frame with one player hurt: only that player goes out (the others did not move).
     const hurt = structuredClone(frames[2]) as Frame;
-    const [steamid, one] = Object.entries(hurt.allplayers as Record<string, any>)[0] as [string, any];
+    // A player alive in the capture: health goes down, never below 0 (the game's range).
+    const [steamid, one] = Object.entries(hurt.allplayers as Record<string, any>).find(
+      ([, player]) => player.state.health > 0,
+    ) as [string, any];
     one.state.health -= 1;
     from = page.received.length;
     await post(server, hurt);

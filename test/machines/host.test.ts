@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Actor, SnapshotFrom } from 'xstate';
 import { createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import type { ColorPreset, HostEvent, HostInput, RosterEntry } from '../../machines/host.machine.ts';
+import type {
+  ColorPreset,
+  HostEvent,
+  HostInput,
+  MapFigures,
+  RosterEntry,
+} from '../../machines/host.machine.ts';
 import { hostMachine, isMainWindowReady } from '../../machines/host.machine.ts';
 import { listedAndHandled, pathName, reachedValues, valueKey, walk } from '../helpers/model.ts';
 
@@ -17,6 +23,9 @@ const ROSTER: RosterEntry[] = [
   { slot: 0, name: 'ZywOo' },
 ];
 
+/** ADR's figures after four rounds of de_dust2 (game data sends them when a round is over). */
+const FIGURES: MapFigures = { map: 'de_dust2', round: 4, rounds: 4, damage: { '76561198016255205': 312 } };
+
 const EVENTS: HostEvent[] = [
   { type: 'host.report', mainWindowOpen: true },
   { type: 'host.report', mainWindowOpen: false },
@@ -26,6 +35,8 @@ const EVENTS: HostEvent[] = [
   { type: 'host.report', subscriptionActive: false },
   { type: 'host.roster', roster: ROSTER },
   { type: 'host.roster', roster: [] },
+  { type: 'host.mapFigures', figures: FIGURES },
+  { type: 'host.mapFigures', figures: null },
   { type: 'host.gameReceiving', receiving: true },
   { type: 'host.gameReceiving', receiving: false },
   { type: 'host.presets', presets: PRESETS },
@@ -41,6 +52,8 @@ function describeModelEvent(event: HostEvent): string {
     }
     case 'host.roster':
       return `roster of ${event.roster.length}`;
+    case 'host.mapFigures':
+      return event.figures ? `figures of ${event.figures.rounds} rounds` : 'no figures';
     case 'host.gameReceiving':
       return event.receiving ? 'game data arrives' : 'game data stopped';
     case 'host.presets':
@@ -68,6 +81,8 @@ function specHost(before: HostInput, event: HostEvent): HostInput {
       };
     case 'host.roster':
       return { ...before, roster: event.roster };
+    case 'host.mapFigures':
+      return { ...before, mapFigures: event.figures };
     case 'host.gameReceiving':
       return { ...before, gameReceiving: event.receiving };
     case 'host.presets':
@@ -96,6 +111,7 @@ const APP_STARTING: HostInput = {
   presets: [],
   colorPresetId: null,
   roster: [],
+  mapFigures: null,
   gameReceiving: false,
 };
 

@@ -148,6 +148,7 @@ function hudInput(): HudInput {
       presets: [],
       colorPresetId: null,
       roster: [],
+      mapFigures: null,
       gameReceiving: false,
     },
     match: structuredClone(MATCH_DEFAULTS),
