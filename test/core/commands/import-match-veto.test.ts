@@ -134,6 +134,8 @@ const seriesMap = (
   scoreB: 0,
   winner: null,
   winnerSide: null,
+  // Imports are applied in instant reveal here (the default): every map shows.
+  revealed: true,
 });
 
 const ban = (team: 'A' | 'B', map: string) => ({ type: 'ban', team, map });

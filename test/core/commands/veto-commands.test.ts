@@ -73,6 +73,7 @@ describe('veto commands', () => {
         scoreB: 0,
         winner: null,
         winnerSide: null,
+        revealed: true,
       },
     ]);
     expect(match.teamA).toEqual(teams.teamA);
@@ -270,6 +271,7 @@ describe('a new pairing', () => {
         scoreB: 0,
         winner: null,
         winnerSide: null,
+        revealed: true,
       },
     ]);
   });
