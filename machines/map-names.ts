@@ -20,6 +20,9 @@ export const ACTIVE_DUTY_POOL = [
   'de_train',
 ] as const;
 
+/** Maps of the Active Duty pool of recent years that are out of it now: suggested when adding a map. */
+export const RECENT_MAPS = ['de_anubis', 'de_vertigo', 'de_cache', 'de_cobblestone'] as const;
+
 /** The date of ACTIVE_DUTY_POOL, as the docs and the operator app name it. */
 export const ACTIVE_DUTY_AS_OF = 'December 2025';
 
