@@ -2,8 +2,11 @@
  * The veto's map pool (issue 19): veto_start's schema publishes the default pool, the operator keeps
  * a pool of their own in the settings (`veto.mapPool`), and veto_start without a mapPool uses it.
  */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACTIVE_DUTY_POOL } from '../../../machines/map-names.ts';
+import { STATE_FILE } from '../../../src/persistence/data-dir.ts';
 import type { RunningServer } from '../../../src/server.ts';
 import { build, command, get, tempDir } from '../../helpers/build.ts';
 import { panelApi } from '../../helpers/hud.ts';
@@ -89,6 +92,20 @@ describe('the map pool', () => {
     );
     expect(status.data.settings.veto.mapPool).toEqual([...ACTIVE_DUTY_POOL, 'de_anubis']);
     page.close();
+  });
+
+  it('a saved pool that cannot be read (a hand edit) starts from the Active Duty pool; the other settings stay', async () => {
+    const dataDir = await tempDir();
+    const first = await build({ dataDir });
+    await changeSettings(first, { game: { slotNumbering: 'csgo' }, veto: { mapPool: ['mirage', 'nuke'] } });
+    await first.close();
+    const doc = JSON.parse(await readFile(join(dataDir, STATE_FILE), 'utf8'));
+    expect(doc.settings.veto).toEqual({ mapPool: ['de_mirage', 'de_nuke'] });
+    doc.settings.veto.mapPool = ['de_nuke', 'de_nuke'];
+    await writeFile(join(dataDir, STATE_FILE), JSON.stringify(doc));
+    const second = await build({ dataDir });
+    expect(await savedPool(second)).toEqual([...ACTIVE_DUTY_POOL]);
+    expect((await get(second, '/internal/settings')).body.settings.game).toEqual({ slotNumbering: 'csgo' });
   });
 
   const refusals: Array<[string, unknown, RegExp]> = [
