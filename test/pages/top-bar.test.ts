@@ -48,6 +48,21 @@ const firstMap = (map: string) =>
     step.map === 'mirage' ? { ...step, map } : step.map === map ? { ...step, map: 'mirage' } : step,
   );
 
+/** What the tests read of an element in the page (this project's tsconfig has no DOM types). */
+interface Box {
+  clientWidth: number;
+  scrollWidth: number;
+  offsetWidth: number;
+  className: string;
+  tagName: string;
+  textContent: string | null;
+  hasAttribute(name: string): boolean;
+}
+interface PageGlobals {
+  document: { querySelector(selector: string): unknown };
+  getComputedStyle(element: unknown): { textOverflow: string; overflowX: string; display: string };
+}
+
 /**
  * Every element of the top bar whose content is wider than its box (ellipsis or not), as text; the
  * event name is left out where the test cut it on purpose (it is checked for its ellipsis instead).
@@ -56,7 +71,7 @@ const overflowing = (page: Page, { eventCut = false } = {}) =>
   page.locator('[data-topbar]').evaluate((bar, skipEvent) => {
     const found: string[] = [];
     for (const element of [bar, ...bar.querySelectorAll('*')]) {
-      const box = element as HTMLElement;
+      const box = element as unknown as Box;
       if (skipEvent && box.hasAttribute('data-event-name')) continue;
       if (box.clientWidth > 0 && box.scrollWidth > box.clientWidth)
         found.push(
@@ -71,7 +86,7 @@ const widthOf = (page: Page, selector: string) =>
   page
     .locator(selector)
     .first()
-    .evaluate((element) => (element as HTMLElement).offsetWidth);
+    .evaluate((element) => (element as unknown as Box).offsetWidth);
 
 describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data, in Chromium', () => {
   const chromium = chromiumPerFile();
@@ -133,7 +148,7 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
       // The event name: cut with an ellipsis, inside the strip.
       const event = page.locator('[data-topbar] [data-event-name]');
       const cut = await event.evaluate((element) => {
-        const style = getComputedStyle(element);
+        const style = (globalThis as unknown as PageGlobals).getComputedStyle(element);
         return {
           cut: element.scrollWidth > element.clientWidth,
           textOverflow: style.textOverflow,
@@ -173,7 +188,8 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
     const frames = ((await fixture(ROUND_SEQUENCE)) as Frame[]).map((frame) => toCs2(frame));
     const layout = (page: Page) =>
       page.evaluate(() => {
-        const width = (selector: string) => (document.querySelector(selector) as HTMLElement).offsetWidth;
+        const { document } = globalThis as unknown as PageGlobals;
+        const width = (selector: string) => (document.querySelector(selector) as Box).offsetWidth;
         return {
           bar: width('[data-topbar]'),
           nameA: width('[data-topbar] [data-team="A"]'),

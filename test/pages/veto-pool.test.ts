@@ -35,7 +35,7 @@ describe.skipIf(!chromiumAvailable)('the map pool in the operator app, in Chromi
       .evaluateAll((boxes) =>
         boxes.map(
           (box) =>
-            `${box.getAttribute('data-pool-map')}${(box as HTMLInputElement).checked ? '' : ' (unticked)'}`,
+            `${box.getAttribute('data-pool-map')}${(box as unknown as { checked: boolean }).checked ? '' : ' (unticked)'}`,
         ),
       );
 

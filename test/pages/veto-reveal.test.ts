@@ -54,6 +54,18 @@ describe.skipIf(!chromiumAvailable)('the veto reveal across the broadcast pages,
   /** What a broadcast page shows of the veto: steps turned over, series maps, and its visible text. */
   const onPage = (page: Page) =>
     page.evaluate(() => {
+      interface Node {
+        getAttribute(name: string): string | null;
+        hasAttribute(name: string): boolean;
+        innerText: string;
+      }
+      // This project's tsconfig has no DOM types.
+      const { document } = globalThis as unknown as {
+        document: {
+          querySelectorAll(selector: string): Iterable<Node>;
+          querySelector(selector: string): Node;
+        };
+      };
       const all = (selector: string) => [...document.querySelectorAll(selector)];
       return {
         revealed: all('[data-veto-step][data-revealed="true"]').length,
@@ -62,7 +74,7 @@ describe.skipIf(!chromiumAvailable)('the veto reveal across the broadcast pages,
           (step) => step.hasAttribute('data-map') || step.hasAttribute('data-team'),
         ).length,
         maps: all('[data-map-number]').map((map) => Number(map.getAttribute('data-map-number'))),
-        text: (document.querySelector('[data-page]') as HTMLElement).innerText.toLowerCase(),
+        text: document.querySelector('[data-page]').innerText.toLowerCase(),
       };
     });
 
