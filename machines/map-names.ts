@@ -3,16 +3,31 @@
  * "workshop/2126169449/de_mirage") and what the service answers (always the full `de_` name).
  */
 
-/** The CS2 Active Duty pool of 2026: the default pool of a veto session. */
+/**
+ * The CS2 Active Duty pool as of December 2025, the seven maps of the StarLadder Budapest Major
+ * (its HLTV match pages, test/fixtures): Train came back and Anubis left. It is the built-in default
+ * of the map pool the operator keeps in the settings (`veto.mapPool`), which veto_start uses when it
+ * names no pool. Valve changes the pool a few times a year: change this list, its date here and in
+ * docs/api.md, and nothing else.
+ */
 export const ACTIVE_DUTY_POOL = [
   'de_ancient',
-  'de_anubis',
   'de_dust2',
   'de_inferno',
   'de_mirage',
   'de_nuke',
   'de_overpass',
+  'de_train',
 ] as const;
+
+/** Maps of the Active Duty pool of recent years that are out of it now: suggested when adding a map. */
+export const RECENT_MAPS = ['de_anubis', 'de_vertigo', 'de_cache', 'de_cobblestone'] as const;
+
+/** The date of ACTIVE_DUTY_POOL, as the docs and the operator app name it. */
+export const ACTIVE_DUTY_AS_OF = 'December 2025';
+
+/** A full map name as normalizeMapName answers it: the pattern the saved pool's entries follow. */
+export const FULL_MAP_NAME = '^(de|cs|ar)_[a-z0-9]{2,24}$';
 
 // Maps, not plain objects: a name such as "constructor" must not find an inherited member.
 const LABELS = new Map([['de_dust2', 'Dust II']]);

@@ -22,14 +22,18 @@ export type VetoRevealCommand =
   | { type: 'veto.reveal.instant'; total: number }
   | { type: 'veto.reveal.progressive'; total: number };
 
-/** The veto session tells the reveal when a session starts, loses steps, ends or is cancelled. */
+/**
+ * The veto session tells the reveal when a session starts, loses steps or is cancelled, and when a
+ * whole veto replaces the one on the HUD (veto_set, an applied import, reset_veto).
+ */
 export type VetoRevealEvent =
   | VetoRevealCommand
   /** `replacesUnfinished`: a session still in progress is replaced, so the older backup stays. */
   | { type: 'veto.reveal.sessionStarted'; replacesUnfinished: boolean }
   | { type: 'veto.reveal.stepsRemoved'; total: number }
   | { type: 'veto.reveal.sessionCancelled' }
-  | { type: 'veto.reveal.sessionEnded' };
+  /** `sameSteps`: the new veto is the one on the HUD again (the same import twice): its count stays. */
+  | { type: 'veto.reveal.vetoReplaced'; sameSteps: boolean };
 
 /** The step count an event carries; the session's start, end and cancel carry none. */
 const totalOf = (event: VetoRevealEvent) => ('total' in event ? event.total : 0);
@@ -44,7 +48,8 @@ export function revealedCount(context: RevealSetting, total: number): number {
 /**
  * The veto reveal: instant mode shows each step as soon as it exists; progressive mode shows
  * steps one at a time as the operator reveals them. Stepping (next, prev, reset) while instant
- * switches to progressive, starting from what was on screen.
+ * switches to progressive, starting from what was on screen. Every new veto (a session, veto_set,
+ * an applied import) starts with nothing revealed in progressive mode; the mode stays as it was.
  */
 export const vetoRevealMachine = setup({
   types: {} as { context: VetoRevealInput; input: VetoRevealInput; events: VetoRevealEvent },
@@ -58,6 +63,10 @@ export const vetoRevealMachine = setup({
     hasRevealed: ({ context }) => context.revealed > 0,
     revealsMoreThanThereAre: ({ context, event }) => context.revealed > totalOf(event),
     hasBackup: ({ context }) => context.beforeSession !== null,
+    // A replaced veto changes the reveal when a session's backup goes or an old count would carry over.
+    changesReveal: ({ context, event }) =>
+      context.beforeSession !== null ||
+      (event.type === 'veto.reveal.vetoReplaced' && !event.sameSteps && context.revealed > 0),
   },
   actions: {
     revealNext: assign(({ context, event }) => ({ revealed: revealedCount(context, totalOf(event)) + 1 })),
@@ -79,7 +88,12 @@ export const vetoRevealMachine = setup({
       return { beforeSession: (keepsOlder ? beforeSession : null) ?? { instant, revealed }, revealed: 0 };
     }),
     restoreBeforeSession: assign(({ context }) => ({ ...context.beforeSession, beforeSession: null })),
-    dropBackup: assign({ beforeSession: null }),
+    // A new veto starts from nothing revealed (all of it in instant mode): the mode is the crew's
+    // choice and stays, the count belonged to the veto that left.
+    forgetReplacedVeto: assign(({ context, event }) => ({
+      beforeSession: null,
+      revealed: event.type === 'veto.reveal.vetoReplaced' && event.sameSteps ? context.revealed : 0,
+    })),
   },
 }).createMachine({
   id: 'vetoReveal',
@@ -94,7 +108,7 @@ export const vetoRevealMachine = setup({
       target: '.progressive',
       actions: 'restoreBeforeSession',
     },
-    'veto.reveal.sessionEnded': { guard: 'hasBackup', actions: 'dropBackup' },
+    'veto.reveal.vetoReplaced': { guard: 'changesReveal', actions: 'forgetReplacedVeto' },
   },
   states: {
     progressive: {

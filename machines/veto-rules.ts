@@ -113,3 +113,17 @@ export function seriesMapsOf(steps: readonly VetoStep[]): VetoStep[] {
     ...steps.filter((step) => step.type === 'decider'),
   ];
 }
+
+/** Whether two vetoes are the same steps in the same order (type, team and map each). */
+export function sameSteps(a: readonly VetoStep[] | null, b: readonly VetoStep[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.length === b.length &&
+    a.every((step, i) => {
+      const other = b[i];
+      return (
+        other !== undefined && step.type === other.type && step.team === other.team && step.map === other.map
+      );
+    })
+  );
+}

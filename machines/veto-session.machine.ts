@@ -1,7 +1,7 @@
 import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
 import { SYSTEM_ID } from './system-ids.ts';
 import type { BoFormat, Side, Team, VetoStep } from './veto-rules.ts';
-import { explainPool, explainSteps, nextStep, remainingMaps, stepOrder } from './veto-rules.ts';
+import { explainPool, explainSteps, nextStep, remainingMaps, sameSteps, stepOrder } from './veto-rules.ts';
 
 /**
  * A manual veto in progress: who bans first, over which pool, and the steps played so far. The
@@ -199,9 +199,14 @@ export const vetoSessionMachine = setup({
     cancelRevealSession: sendTo(({ system }) => system.get(SYSTEM_ID.vetoReveal), {
       type: 'veto.reveal.sessionCancelled',
     }),
-    endRevealSession: sendTo(({ system }) => system.get(SYSTEM_ID.vetoReveal), {
-      type: 'veto.reveal.sessionEnded',
-    }),
+    // Before applyMatchVeto and resetMatchVeto: it compares the new veto with the one still on the HUD.
+    replaceRevealedVeto: sendTo(
+      ({ system }) => system.get(SYSTEM_ID.vetoReveal),
+      ({ system, event }) => {
+        const shown: VetoStep[] | null = system.get(SYSTEM_ID.match)?.getSnapshot().context.veto ?? null;
+        return { type: 'veto.reveal.vetoReplaced', sameSteps: sameSteps(shown, newVetoOf(event)) };
+      },
+    ),
     syncMatchVeto: sendTo(
       ({ system }) => system.get(SYSTEM_ID.match),
       ({ context: { session } }) => ({
@@ -243,13 +248,16 @@ export const vetoSessionMachine = setup({
         'veto.set': {
           guard: 'followsRules',
           target: '.none',
-          actions: ['endSession', 'applyMatchVeto', 'endRevealSession'],
+          actions: ['endSession', 'replaceRevealedVeto', 'applyMatchVeto'],
         },
-        'veto.reset': { target: '.none', actions: ['endSession', 'resetMatchVeto', 'endRevealSession'] },
+        'veto.reset': {
+          target: '.none',
+          actions: ['endSession', 'replaceRevealedVeto', 'resetMatchVeto'],
+        },
         'xstate.done.actor.matchImport': {
           guard: 'importShouldApply',
           target: '.none',
-          actions: ['endSession', 'applyMatchVeto', 'endRevealSession'],
+          actions: ['endSession', 'replaceRevealedVeto', 'applyMatchVeto'],
         },
       },
       states: {
@@ -309,6 +317,14 @@ export const vetoSessionMachine = setup({
     },
   },
 });
+
+/** The veto an event puts on the HUD: veto_set's steps, an import's, none for reset_veto. */
+function newVetoOf(event: { type: string }): VetoStep[] | null {
+  if (event.type === 'veto.set') return (event as Extract<VetoSessionEvent, { type: 'veto.set' }>).steps;
+  if (event.type === 'xstate.done.actor.matchImport')
+    return (event as unknown as { output: ImportedVeto }).output.steps;
+  return null;
+}
 
 /** A thrown error as a plain code and message, so snapshots stay serialisable. */
 function describeFailure(error: unknown): { code: string; message: string } {

@@ -155,7 +155,7 @@ describe('the page during a show', () => {
   it('shows the next veto step and the remaining maps to pick, in green', () => {
     expect(face('Next step').text).toBe('Vitality to pick');
     expect(face('Remaining map 1')).toMatchObject({ text: 'ancient', bgcolor: GREEN });
-    expect(face('Remaining map 5')).toMatchObject({ text: 'mirage', bgcolor: GREEN });
+    expect(face('Remaining map 5')).toMatchObject({ text: 'train', bgcolor: GREEN });
     expect(face('Remaining map 6')).toMatchObject({ text: '', bgcolor: 0 });
     expect(face('Reveal next').text).toBe('REVEAL\nNEXT\n2/2');
     expect(face('Team A')).toMatchObject({ text: 'Vitality\n0', bgcolor: 0x005ac8 });

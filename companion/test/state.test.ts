@@ -112,13 +112,13 @@ describe('feedbacks', () => {
     expect(host.feedbackValue(aBan)).toBe(false);
     expect(host.feedbackValue(seventh)).toBe(false);
     expect(host.variables.get('veto_next')).toBe('FaZe to ban');
-    expect(host.variables.get('veto_remaining')).toBe('ancient, anubis, dust2, inferno, mirage, overpass');
+    expect(host.variables.get('veto_remaining')).toBe('ancient, dust2, inferno, mirage, overpass, train');
 
     await showsWith(await change('veto_select', { map: 'overpass' }), aPick, true);
     expect(host.variables.get('veto_next')).toBe('Vitality to pick');
     expect(host.variables.get('veto_next_type')).toBe('pick');
 
-    for (const map of ['mirage', 'inferno', 'ancient', 'anubis']) await change('veto_select', { map });
+    for (const map of ['mirage', 'inferno', 'ancient', 'train']) await change('veto_select', { map });
     await host.waitForVariable('veto_next', 'veto complete');
     await host.waitForFeedback(aPick, false);
     expect(host.variables.get('map_1_name')).toBe('Mirage');

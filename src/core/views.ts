@@ -11,7 +11,7 @@ import { observerStatusOf } from '../../machines/observer.machine.ts';
 import { panelVisibility } from '../../machines/panel.machine.ts';
 import { revealedCount } from '../../machines/veto-reveal.machine.ts';
 import type { Side, Team, VetoStep } from '../../machines/veto-rules.ts';
-import { nextStep, remainingMaps } from '../../machines/veto-rules.ts';
+import { nextStep, remainingMaps, seriesMapsOf } from '../../machines/veto-rules.ts';
 import { isSessionComplete } from '../../machines/veto-session.machine.ts';
 import type {
   HudState,
@@ -111,8 +111,11 @@ function buildMatchSummary(snapshots: Snapshots, previous: typeof last): MatchSu
     previous && previous.match.teamA === match.teamA && previous.match.teamB === match.teamB
       ? previous
       : null;
+  const revealed = match.veto ? revealedCount(snapshots.vetoReveal.context, match.veto.length) : 0;
+  const shown = revealedMaps(match.maps, match.veto, revealed);
   const maps = match.maps.map((entry: SeriesMap, index): MapView => {
-    if (before && before.match.maps[index] === entry) return before.summary.maps[index] as MapView;
+    const kept = before && before.match.maps[index] === entry ? before.summary.maps[index] : undefined;
+    if (kept && kept.revealed === shown[index]) return kept;
     return {
       number: index + 1,
       map: entry.map,
@@ -124,13 +127,13 @@ function buildMatchSummary(snapshots: Snapshots, previous: typeof last): MatchSu
       scoreB: entry.scoreB,
       winner: entry.winner ? nameOf(entry.winner) : null,
       winnerSide: entry.winner,
+      revealed: shown[index] === true,
     };
   });
   const won = (side: Side) => match.maps.filter((entry) => entry.finished && entry.winner === side).length;
   const a = won('A');
   const b = won('B');
   const score = previous?.summary.seriesScore;
-  const revealed = match.veto ? revealedCount(snapshots.vetoReveal.context, match.veto.length) : 0;
   const veto = previous?.summary.veto;
   return {
     eventName: match.eventName,
@@ -146,6 +149,20 @@ function buildMatchSummary(snapshots: Snapshots, previous: typeof last): MatchSu
         : { steps: match.veto.map(stepView), revealed }
       : null,
   };
+}
+
+/**
+ * Which series maps the broadcast pages may show: each map is the pick or the decider of a step of
+ * the veto on the HUD, shown once that step is revealed. A map no step of that veto gives (the
+ * series from before a session still being played) is not shown; without a veto every map is.
+ */
+function revealedMaps(maps: readonly SeriesMap[], veto: readonly VetoStep[] | null, revealed: number) {
+  if (veto === null) return maps.map(() => true);
+  const fromRevealed = seriesMapsOf(veto.slice(0, revealed));
+  return maps.map((entry, index) => {
+    const step = fromRevealed[index];
+    return step !== undefined && step.map === entry.map && (step.team ?? 'decider') === entry.pickedBy;
+  });
 }
 
 export function vetoStatusOf(snapshots: Snapshots): VetoStatus {

@@ -115,6 +115,10 @@ export const MapViewSchema = Type.Object({
   winnerSide: Type.Union([SideSchema, Type.Null()], {
     description: 'The winner as team A or B; null while the map is not finished (not in the spec)',
   }),
+  revealed: Type.Boolean({
+    description:
+      'The veto step that put the map in the series is revealed on the HUD (veto_reveal); the broadcast pages show only revealed maps (not in the spec)',
+  }),
 });
 export type MapView = Static<typeof MapViewSchema>;
 

@@ -1,6 +1,7 @@
 /** TypeBox schemas of the payload pieces that several commands share. */
 import type { TLiteral, TUnion } from '@sinclair/typebox';
 import { FormatRegistry, Type } from '@sinclair/typebox';
+import { ACTIVE_DUTY_AS_OF, ACTIVE_DUTY_POOL } from '../../machines/map-names.ts';
 import { BO_FORMATS, POOL_SIZE, STEP_TYPES } from '../../machines/veto-rules.ts';
 import {
   OBSERVER_MODES,
@@ -53,7 +54,15 @@ export const MapNameSchema = Type.String({
   maxLength: 64,
   description: 'Map name, with or without the prefix de_ (mirage, de_mirage, Mirage)',
 });
-export const MapPoolSchema = Type.Array(MapNameSchema, { maxItems: POOL_SIZE.max });
+/**
+ * veto_start's mapPool. Its default is the built-in one, what an operator sees before changing
+ * anything; what runs without a mapPool is the pool saved in the settings (`veto.mapPool`).
+ */
+export const MapPoolSchema = Type.Array(MapNameSchema, {
+  maxItems: POOL_SIZE.max,
+  default: [...ACTIVE_DUTY_POOL],
+  description: `The maps of the veto. Without it: the map pool of the operator app's veto page (settings veto.mapPool), the CS2 Active Duty pool of ${ACTIVE_DUTY_AS_OF} (this default) until the operator changes it`,
+});
 export const SceneSchema = OneOf(SCENES);
 export const PositionSchema = OneOf(POSITIONS);
 export const ObserverModeSchema = OneOf(OBSERVER_MODES);

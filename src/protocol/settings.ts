@@ -5,8 +5,10 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
+import { ACTIVE_DUTY_AS_OF, ACTIVE_DUTY_POOL, FULL_MAP_NAME } from '../../machines/map-names.ts';
+import { POOL_SIZE } from '../../machines/veto-rules.ts';
 import { SlotNumberingSchema } from './game.ts';
-import { strict } from './schemas.ts';
+import { MapNameSchema, strict } from './schemas.ts';
 
 export const ObsSettingsSchema = Type.Object({
   url: Type.String(),
@@ -85,6 +87,39 @@ export const GameSettingsSchema = Type.Object({
   slotNumbering: SlotNumberingSchema,
 });
 
+// ---- The veto's map pool (issue 19) ---------------------------------------------------------
+// The pool veto_start uses when it names none, edited in the operator app (Veto > Map pool). Saved
+// as full map names; a change may spell them as veto commands do (mirage, Dust II) and is
+// normalised by the settings owner, which refuses a name that is no map and a map named twice.
+
+const POOL_LIMITS = { minItems: POOL_SIZE.min.bo1, maxItems: POOL_SIZE.max } as const;
+
+export const VetoSettingsSchema = Type.Object(
+  {
+    mapPool: Type.Array(Type.String({ pattern: FULL_MAP_NAME }), {
+      ...POOL_LIMITS,
+      uniqueItems: true,
+      description: `The map pool of veto_start without mapPool; the CS2 Active Duty pool of ${ACTIVE_DUTY_AS_OF} until changed`,
+    }),
+  },
+  strict,
+);
+export type VetoSettings = Static<typeof VetoSettingsSchema>;
+export const DEFAULT_VETO_SETTINGS: VetoSettings = { mapPool: [...ACTIVE_DUTY_POOL] };
+
+export const VetoSettingsChangeSchema = Type.Object(
+  {
+    mapPool: Type.Optional(
+      Type.Array(MapNameSchema, {
+        ...POOL_LIMITS,
+        description: 'Map names as veto commands take them (mirage, de_mirage, Dust II), each once',
+      }),
+    ),
+  },
+  strict,
+);
+// ---- end of the map pool ----------------------------------------------------------------------
+
 export const SettingsSchema = Type.Object({
   lanMode: Type.Boolean(),
   obs: ObsSettingsSchema,
@@ -95,6 +130,8 @@ export const SettingsSchema = Type.Object({
   branding: Type.Optional(BrandingSchema),
   // Absent in files from before game data: the defaults of src/game/slots.ts.
   game: Type.Optional(GameSettingsSchema),
+  // The map pool. Absent in files from before issue 19: the Active Duty pool.
+  veto: Type.Optional(VetoSettingsSchema),
 });
 
 export type Settings = Static<typeof SettingsSchema>;
@@ -108,6 +145,8 @@ export const SettingsChangeSchema = Type.Object(
     automation: Type.Optional(Type.Partial(AutomationSettingsSchema, strict)),
     branding: Type.Optional(Type.Partial(BrandingSchema, strict)),
     game: Type.Optional(Type.Partial(GameSettingsSchema, strict)),
+    // The map pool.
+    veto: Type.Optional(VetoSettingsChangeSchema),
   },
   { ...strict, minProperties: 1 },
 );
@@ -121,5 +160,7 @@ export const PublicSettingsSchema = Type.Object({
   automation: AutomationSettingsSchema,
   branding: BrandingSchema,
   game: GameSettingsSchema,
+  // The map pool.
+  veto: VetoSettingsSchema,
 });
 export type PublicSettings = Static<typeof PublicSettingsSchema>;

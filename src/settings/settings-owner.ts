@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import { defaultObsSettings } from '../../machines/obs-connection.machine.ts';
 import { DEFAULT_IMPORT_SOURCES } from '../import/import-sources.ts';
 import type { Settings, SettingsChange } from '../protocol/settings.ts';
-import { automationEnabled, brandingOf, gameSettings } from './settings.ts';
+import { withNormalizedPool } from './map-pool.ts';
+import { automationEnabled, brandingOf, gameSettings, vetoSettings } from './settings.ts';
 
 export const DEFAULT_SETTINGS: Settings = {
   lanMode: false,
@@ -26,6 +27,8 @@ function withChanges(base: Settings, changes: SettingsChange): Settings {
     automation: { enabled: changes.automation?.enabled ?? automationEnabled(base) },
     branding: { ...brandingOf(base), ...defined(changes.branding) },
     game: { ...gameSettings(base), ...defined(changes.game) },
+    // The map pool.
+    veto: { ...vetoSettings(base), ...defined(changes.veto) },
   };
 }
 
@@ -87,7 +90,9 @@ export class SettingsOwner {
   }
 
   /** Changes the saved settings (and so the ones in use; a changed field is no longer overridden). */
-  async update(changes: SettingsChange): Promise<Settings> {
+  async update(requested: SettingsChange): Promise<Settings> {
+    // Refused here (400, nothing saved) when the map pool names no map or a map twice.
+    const changes = withNormalizedPool(requested);
     this.#saved = withChanges(this.#saved, changes);
     this.#overrides = withoutChanged(this.#overrides, changes);
     const next = withChanges(this.#saved, this.#overrides);

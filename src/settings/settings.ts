@@ -1,7 +1,13 @@
 import type { Static } from '@sinclair/typebox';
 import { DEFAULT_SLOT_NUMBERING } from '../protocol/game.ts';
-import type { Branding, GameSettingsSchema, PublicSettings, Settings } from '../protocol/settings.ts';
-import { DEFAULT_BRANDING } from '../protocol/settings.ts';
+import type {
+  Branding,
+  GameSettingsSchema,
+  PublicSettings,
+  Settings,
+  VetoSettings,
+} from '../protocol/settings.ts';
+import { DEFAULT_BRANDING, DEFAULT_VETO_SETTINGS } from '../protocol/settings.ts';
 
 export function publicSettings(settings: Settings): PublicSettings {
   const { password, ...obs } = settings.obs;
@@ -12,6 +18,7 @@ export function publicSettings(settings: Settings): PublicSettings {
     automation: { enabled: automationEnabled(settings) },
     branding: brandingOf(settings),
     game: gameSettings(settings),
+    veto: vetoSettings(settings),
   };
 }
 
@@ -28,4 +35,11 @@ export function gameSettings(settings: Settings): Static<typeof GameSettingsSche
 /** Whether the automation port should be open: on unless the operator switched it off. */
 export function automationEnabled(settings: Settings): boolean {
   return settings.automation?.enabled ?? true;
+}
+
+// ---- The veto's map pool ----------------------------------------------------------------------
+
+/** The map pool the operator keeps (veto_start's default), or the Active Duty pool until changed. */
+export function vetoSettings(settings: Settings): VetoSettings {
+  return settings.veto ?? DEFAULT_VETO_SETTINGS;
 }

@@ -2,7 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Actor } from 'xstate';
 import { createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import type { VetoRevealCommand, VetoRevealInput } from '../../machines/veto-reveal.machine.ts';
+import type {
+  VetoRevealCommand,
+  VetoRevealEvent,
+  VetoRevealInput,
+} from '../../machines/veto-reveal.machine.ts';
 import { REVEAL_DEFAULTS, revealedCount, vetoRevealMachine } from '../../machines/veto-reveal.machine.ts';
 import { listedAndHandled, pathName, reachedValues, valueKey, walk } from '../helpers/model.ts';
 
@@ -13,12 +17,24 @@ const MODES: Mode[] = ['next', 'prev', 'all', 'reset', 'instant', 'progressive']
  * Every command with a veto of 3 steps, and with 1 step (after an undo or a smaller veto): the
  * number of steps there are now travels with each event.
  */
-const EVENTS: VetoRevealCommand[] = [3, 1].flatMap((total) =>
+const COMMANDS: VetoRevealCommand[] = [3, 1].flatMap((total) =>
   MODES.map((mode): VetoRevealCommand => ({ type: `veto.reveal.${mode}`, total })),
 );
 
+/** A whole veto replaces the one on the HUD (veto_set, an import): another one, or the same again. */
+type Replaced = Extract<VetoRevealEvent, { type: 'veto.reveal.vetoReplaced' }>;
+const REPLACED: Replaced[] = [
+  { type: 'veto.reveal.vetoReplaced', sameSteps: false },
+  { type: 'veto.reveal.vetoReplaced', sameSteps: true },
+];
+type ModelEvent = VetoRevealCommand | Replaced;
+const EVENTS: ModelEvent[] = [...COMMANDS, ...REPLACED];
+
 const modeOf = (event: VetoRevealCommand) => event.type.replace('veto.reveal.', '') as Mode;
-const describeModelEvent = (event: VetoRevealCommand) => `${modeOf(event)}/${event.total}`;
+const describeModelEvent = (event: ModelEvent) =>
+  event.type === 'veto.reveal.vetoReplaced'
+    ? `replaced by ${event.sameSteps ? 'the same veto' : 'another veto'}`
+    : `${modeOf(event)}/${event.total}`;
 
 /** How many steps the HUD shows after a command, from the spec: next shows one more, prev one less, … */
 function specShown(before: number, event: VetoRevealCommand): number {
@@ -87,16 +103,26 @@ describe.each<[string, VetoRevealInput]>([
 
   for (const [index, path] of paths.entries()) {
     // The walk sends only the listed operator commands (filterEvents).
-    it(`path ${index}: ${pathName(path, (event) => describeModelEvent(event as VetoRevealCommand))}`, async () => {
+    it(`path ${index}: ${pathName(path, (event) => describeModelEvent(event as ModelEvent))}`, async () => {
       let actor: Actor<typeof vetoRevealMachine> | undefined;
       await walk(path, {
         start: () => {
           actor = startReveal({ ...input });
         },
         send: (sent) => {
-          const event = sent as VetoRevealCommand;
           const reveal = actor as Actor<typeof vetoRevealMachine>;
           const before = reveal.getSnapshot().context;
+          if (sent.type === 'veto.reveal.vetoReplaced') {
+            const replaced = sent as Replaced;
+            reveal.send(replaced);
+            const after = reveal.getSnapshot().context;
+            // A new veto shows nothing (everything when instant); the same veto again as much as before.
+            const shown = replaced.sameSteps ? revealedCount(before, 7) : before.instant ? 7 : 0;
+            expect(revealedCount(after, 7), describeModelEvent(replaced)).toBe(shown);
+            expect(after.instant).toBe(before.instant);
+            return;
+          }
+          const event = sent as VetoRevealCommand;
           const shownBefore = revealedCount(before, event.total);
           reveal.send(event);
           const after = reveal.getSnapshot().context;
@@ -182,15 +208,36 @@ describe('vetoRevealMachine, a manual veto session', () => {
     expect(actor.getSnapshot().context.beforeSession).toEqual({ instant: false, revealed: 1 });
   });
 
-  it('veto_set, reset_veto or an import end the session: the backup goes, the count stays', () => {
+  it('veto_set, reset_veto or an import end the session: the backup goes and the new veto starts hidden', () => {
     const actor = startReveal({ instant: false, revealed: 5, beforeSession: null });
     actor.send({ type: 'veto.reveal.sessionStarted', replacesUnfinished: false });
     actor.send({ type: 'veto.reveal.next', total: 1 });
-    actor.send({ type: 'veto.reveal.sessionEnded' });
-    expect(actor.getSnapshot().context).toEqual({ instant: false, revealed: 1, beforeSession: null });
+    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false });
+    expect(actor.getSnapshot().context).toEqual({ instant: false, revealed: 0, beforeSession: null });
     const ended = actor.getSnapshot();
     actor.send({ type: 'veto.reveal.sessionCancelled' });
     expect(actor.getSnapshot()).toBe(ended);
+    // Nothing to forget: the snapshot stays the same object (no revision, no save).
+    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false });
+    expect(actor.getSnapshot()).toBe(ended);
+  });
+
+  // Regression (issue 19): a new import kept the previous veto's reveal count, so it went on air
+  // with as many steps turned over as the veto before it.
+  it('a new veto in progressive mode shows nothing until revealed; the same veto again keeps its count', () => {
+    const actor = startReveal({ instant: false, revealed: 3, beforeSession: null });
+    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: true });
+    expect(revealedCount(actor.getSnapshot().context, 7)).toBe(3);
+    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false });
+    expect(revealedCount(actor.getSnapshot().context, 7)).toBe(0);
+    expect(actor.getSnapshot().matches('progressive')).toBe(true);
+  });
+
+  it('a new veto in instant mode shows every step, and stays instant', () => {
+    const actor = startReveal();
+    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false });
+    expect(actor.getSnapshot().matches('instant')).toBe(true);
+    expect(revealedCount(actor.getSnapshot().context, 7)).toBe(7);
   });
 
   // Regression: the stored count stayed above the steps after an undo, so the step played again

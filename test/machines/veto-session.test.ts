@@ -537,6 +537,65 @@ describe('vetoSessionMachine, the reveal follows the session', () => {
     expect(matchSummaryOf(system.snapshots()).veto).toMatchObject({ revealed: 1 });
     expect(matchSummaryOf(system.snapshots()).veto?.steps).toHaveLength(2);
   });
+
+  // Regression (issue 19): veto_set and an applied import kept the reveal count of the veto before.
+  it('veto_set and an applied import start a progressive reveal from nothing; the same veto again keeps its count', async () => {
+    const system = start();
+    const reveal = system.root.system.get(SYSTEM_ID.vetoReveal) as ActorRefFrom<typeof vetoRevealMachine>;
+    system.session.send(SET_BO3);
+    reveal.send({ type: 'veto.reveal.progressive', total: 7 });
+    reveal.send({ type: 'veto.reveal.prev', total: 7 });
+    expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(6);
+    // The same veto set again (a second press): what is on air stays.
+    system.session.send(SET_BO3);
+    expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(6);
+    // Another veto: imported and applied, it waits face down.
+    system.session.send(IMPORT_AND_SHOW);
+    system.imports.shift()?.resolve(IMPORTED);
+    await waitFor(system.session, (snapshot) => snapshot.context.importing === null);
+    const summary = matchSummaryOf(system.snapshots());
+    expect(summary.veto).toMatchObject({ revealed: 0 });
+    expect(summary.maps.map((entry) => entry.revealed)).toEqual([false]);
+    expect(reveal.getSnapshot().matches('progressive')).toBe(true);
+    reveal.send({ type: 'veto.reveal.all', total: 3 });
+    expect(matchSummaryOf(system.snapshots()).maps.map((entry) => entry.revealed)).toEqual([true]);
+    // reset_veto: the next veto starts hidden too.
+    system.session.send({ type: 'veto.reset' });
+    system.session.send(SET_BO3);
+    expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(0);
+  });
+
+  it('the series maps are revealed with the steps that give them: a pick with its step, the decider last', () => {
+    const system = start();
+    const reveal = system.root.system.get(SYSTEM_ID.vetoReveal) as ActorRefFrom<typeof vetoRevealMachine>;
+    system.session.send(SET_BO3);
+    reveal.send({ type: 'veto.reveal.reset', total: 7 });
+    const shownAfter = (count: number) => {
+      while ((matchSummaryOf(system.snapshots()).veto?.revealed ?? 0) < count)
+        reveal.send({ type: 'veto.reveal.next', total: 7 });
+      return matchSummaryOf(system.snapshots()).maps.map((entry) => entry.revealed);
+    };
+    // ban, ban, pick (map 1), pick (map 2), ban, ban, decider (map 3).
+    expect(shownAfter(0)).toEqual([false, false, false]);
+    expect(shownAfter(2)).toEqual([false, false, false]);
+    expect(shownAfter(3)).toEqual([true, false, false]);
+    expect(shownAfter(4)).toEqual([true, true, false]);
+    expect(shownAfter(6)).toEqual([true, true, false]);
+    expect(shownAfter(7)).toEqual([true, true, true]);
+  });
+
+  it('while a new session is played, the series of before is not shown, even in instant mode', () => {
+    const system = start();
+    system.session.send(SET_BO3);
+    expect(matchSummaryOf(system.snapshots()).maps.every((entry) => entry.revealed)).toBe(true);
+    system.session.send(START_BO3);
+    // The match keeps the old maps for veto_cancel; none of them is this veto's.
+    const during = matchSummaryOf(system.snapshots());
+    expect(during.maps).toHaveLength(3);
+    expect(during.maps.some((entry) => entry.revealed)).toBe(false);
+    system.session.send({ type: 'veto.cancel' });
+    expect(matchSummaryOf(system.snapshots()).maps.every((entry) => entry.revealed)).toBe(true);
+  });
 });
 
 describe('vetoSessionMachine, refusals change nothing', () => {

@@ -292,7 +292,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
     const page = await overlay(server);
     await seriesInProgress(server);
     await teamLogos(server, page);
-    await page.locator('[data-topbar] img[data-logo="B"]').waitFor();
+    await page.locator('[data-topbar] img[data-logo="B"]').first().waitFor(); // the team's, then the strip's picks
     await ok(server, 'show_scoreboard');
     await panel(page, 'scoreboard', true);
     await settled(page);

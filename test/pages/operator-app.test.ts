@@ -479,7 +479,7 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
       teamA: { name: 'Team Vitality' },
       teamB: { name: 'Team Spirit' },
     });
-    await command(server, 'veto_select', { map: 'anubis' });
+    await command(server, 'veto_select', { map: 'train' });
     await command(server, 'veto_select', { map: 'ancient' });
     await command(server, 'veto_select', { map: 'mirage' });
     for (const viewport of [DESK, TABLET]) {

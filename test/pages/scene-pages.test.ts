@@ -177,7 +177,7 @@ describe.skipIf(!chromiumAvailable)('the scene pages in Chromium', () => {
     const window = await open(server, 'window');
     await teamLogos(server, window);
     await ok(server, 'show_sen_scene', { scene: 'versus' });
-    await window.locator('[data-scene="versus"] img[data-logo="B"]').waitFor();
+    await window.locator('[data-scene="versus"] img[data-logo="B"]').first().waitFor(); // the team's, then the maps' picks
     await settled(window);
     await window.screenshot({ path: `${SCREENSHOTS}scene-versus.png` });
     await ok(server, 'show_sen_scene', { scene: 'mapRecap' });

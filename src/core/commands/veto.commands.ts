@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { waitFor } from 'xstate';
-import { ACTIVE_DUTY_POOL, normalizeMapName } from '../../../machines/map-names.ts';
+import { normalizeMapName } from '../../../machines/map-names.ts';
 import type { VetoStep } from '../../../machines/veto-rules.ts';
 import { explainPool, explainSteps } from '../../../machines/veto-rules.ts';
 import { explainSelection, isSessionComplete } from '../../../machines/veto-session.machine.ts';
@@ -17,6 +17,7 @@ import {
   TeamSchema,
   VetoStepSchema,
 } from '../../protocol/schemas.ts';
+import { vetoSettings } from '../../settings/settings.ts';
 import { revealOf, stepView, vetoStatusOf } from '../views.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
@@ -160,9 +161,17 @@ const vetoStart = defineCommand({
   needsMainWindow: true,
   stateKeys: [],
   run: (context, { boFormat, teamA, teamB, firstBanner = 'A', mapPool }) => {
-    const pool = mapPool ? mapPool.map((map, i) => fullMapName(map, `mapPool[${i}]`)) : [...ACTIVE_DUTY_POOL];
+    const pool = mapPool
+      ? mapPool.map((map, i) => fullMapName(map, `mapPool[${i}]`))
+      : [...vetoSettings(context.settings.current()).mapPool];
     const problem = explainPool(boFormat, pool);
-    if (problem) throw invalidPayload(`mapPool: ${problem}`);
+    if (problem) {
+      throw invalidPayload(
+        mapPool
+          ? `mapPool: ${problem}`
+          : `the saved map pool (Veto > Map pool in the operator app): ${problem}; send a mapPool or change the saved pool`,
+      );
+    }
     context.hud.send('vetoSession', { type: 'veto.start', boFormat, teamA, teamB, firstBanner, pool });
     return statusOf(context);
   },

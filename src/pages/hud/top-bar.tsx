@@ -1,10 +1,70 @@
-/** The top bar: teams, series score, the map being played and its score, the series maps, the event. */
-
+/**
+ * The top bar: teams, series score, the map being played and its score, the series maps, the event.
+ * Every box has a fixed width: a name fits its box (the font shrinks before anything is cut), the
+ * round-end words fit the centre, and nothing on the bar moves when the text changes.
+ */
+import { computed } from '@preact/signals';
+import type { MapView } from '../../protocol/index.ts';
 import type { Side } from '../common/broadcast.ts';
-import { currentMap, seriesMapHooks, teams } from '../common/broadcast.ts';
+import { seriesMapHooks, teams } from '../common/broadcast.ts';
+import { FitText } from '../common/fit-text.tsx';
+import { gameLive, gameStatus } from '../common/game-store.ts';
 import { match } from '../common/store.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
 import { bombFill, clockText, gameOn, liveScore, phase, phaseText, roundNumber, sideOfTeam } from './live.ts';
+
+/**
+ * The series maps the broadcast pages show: the server marks each map whose veto step is revealed
+ * (all of them in instant reveal), so a progressive reveal spoils nothing.
+ */
+export const mapsOnAir = computed(() => (match.value?.maps ?? []).filter((entry) => entry.revealed));
+
+/**
+ * What a series map is on air: `final` once finished; `live` while the game data plays it (the game's
+ * map is this series map and its phase is live or half time: not warm-up, not over); `next` for the
+ * first unfinished map while none is live; `upcoming` for the rest.
+ */
+export type MapStatus = 'final' | 'live' | 'next' | 'upcoming';
+
+/** The series number of the map the game plays live now, or null (no game data, warm-up, another map). */
+const liveMapNumber = computed(() => {
+  if (!gameOn.value) return null;
+  const mapPhase = gameLive.value.map?.phase;
+  if (mapPhase !== 'live' && mapPhase !== 'intermission') return null;
+  return gameStatus.value?.seriesMap ?? null;
+});
+
+export const mapStatuses = computed(() => {
+  const maps = mapsOnAir.value;
+  const live = liveMapNumber.value;
+  const isLive = (entry: MapView) => !entry.finished && entry.number === live;
+  const next = maps.some(isLive) ? null : (maps.find((entry) => !entry.finished)?.number ?? null);
+  return new Map<number, MapStatus>(
+    maps.map((entry) => [
+      entry.number,
+      entry.finished ? 'final' : isLive(entry) ? 'live' : entry.number === next ? 'next' : 'upcoming',
+    ]),
+  );
+});
+
+/** The map the bar's centre names without game data: the one live or next, else the last finished. */
+const mapInFocus = computed(() => {
+  const maps = mapsOnAir.value;
+  const statuses = mapStatuses.value;
+  return (
+    maps.find((entry) => statuses.get(entry.number) === 'live' || statuses.get(entry.number) === 'next') ??
+    maps.at(-1) ??
+    null
+  );
+});
+
+/** MR12: 24 rounds of regulation, then overtimes of 6 rounds (MR3). Null in regulation. */
+export const REGULATION_ROUNDS = 24;
+export const OVERTIME_ROUNDS = 6;
+export const overtimeOf = (round: number | null): number | null =>
+  round === null || round <= REGULATION_ROUNDS
+    ? null
+    : Math.ceil((round - REGULATION_ROUNDS) / OVERTIME_ROUNDS);
 
 function TeamBlock({ side }: { side: Side }) {
   const team = teams.value[side];
@@ -12,9 +72,7 @@ function TeamBlock({ side }: { side: Side }) {
   return (
     <div class={`tb-team tb-team--${side}`} data-side={gameSide ?? undefined}>
       <TeamLogo side={side} name={team.name} logo={team.logo} />
-      <span class="tb-team__name" data-team={side}>
-        {team.name}
-      </span>
+      <FitText class="tb-team__name" data-team={side} text={team.name} title={team.name} />
       {gameSide ? (
         <span class="tb-team__side" data-side-marker={gameSide}>
           {gameSide}
@@ -32,6 +90,8 @@ function LiveCentre() {
   const fill = bombFill.value;
   const current = phase.value;
   const words = phaseText.value;
+  const round = roundNumber.value;
+  const overtime = overtimeOf(round);
   return (
     <div class="tb-centre tb-centre--live" data-phase={current}>
       <div class="tb-score" data-score-source="live">
@@ -46,12 +106,15 @@ function LiveCentre() {
         </span>
       </div>
       <div class="tb-centre__meta">
-        <span data-round={roundNumber.value ?? undefined}>Round {String(roundNumber.value ?? '')}</span>
-        {words ? (
-          <span class="tb-phase" data-phase-text>
-            {words}
+        {overtime ? (
+          <span class="tb-ot" data-overtime={overtime}>
+            OT{overtime}
           </span>
         ) : null}
+        <span class="tb-round" data-round={round ?? undefined}>
+          Round {String(round ?? '')}
+        </span>
+        {words ? <FitText class="tb-phase" data-phase-text text={words} title={words} min={0.7} /> : null}
       </div>
       <span class="tb-bomb" aria-hidden="true" data-bomb-timer={fill === null ? 'off' : 'on'}>
         <span class="tb-bomb__fill" style={{ transform: `scaleX(${fill ?? 0})` }} />
@@ -68,7 +131,7 @@ function Centre() {
 
 function MapCentre() {
   const summary = match.value;
-  const current = currentMap.value;
+  const current = mapInFocus.value;
   const format = summary?.boFormat?.toUpperCase() ?? '';
   return (
     <div class="tb-centre" data-phase="none">
@@ -81,9 +144,9 @@ function MapCentre() {
           {String(current?.scoreB ?? 0)}
         </span>
       </div>
-      <div class="tb-centre__meta">
+      <div class="tb-centre__meta" data-map-in-focus={current?.number ?? undefined}>
         {current ? (
-          <span>
+          <span class="tb-centre__map">
             Map {current.number} · {current.label}
           </span>
         ) : (
@@ -95,34 +158,47 @@ function MapCentre() {
   );
 }
 
-/** The series maps, one chip each: picked by whom, finished with its score, the one being played. */
-export function SeriesMaps(props: { variant: 'strip' | 'recap' }) {
-  const summary = match.value;
-  const current = currentMap.value;
+const STATUS_WORDS: Record<MapStatus, string> = { final: '', live: 'Live', next: 'Next', upcoming: '—' };
+
+/**
+ * The series maps shown (revealed), one chip each: who picked it (the team's logo; a diamond for the
+ * decider), its status (`data-map-status`) and score.
+ */
+export function SeriesMaps() {
+  const statuses = mapStatuses.value;
   return (
-    <ol class={`series series--${props.variant}`}>
-      {(summary?.maps ?? []).map((entry) => {
+    <ol class="series series--strip">
+      {mapsOnAir.value.map((entry) => {
         const winner = entry.winnerSide;
+        const status = statuses.get(entry.number) ?? 'upcoming';
+        const picker = entry.pickedSide === 'decider' ? null : teams.value[entry.pickedSide];
+        const scored = entry.finished || entry.scoreA + entry.scoreB > 0;
         return (
           <li
             key={entry.number}
             class="series__map"
             {...seriesMapHooks(entry)}
-            data-current={String(current?.number === entry.number && !entry.finished)}
+            data-map-status={status}
+            data-current={String(status === 'live' || status === 'next')}
           >
-            <span class="series__pick" />
+            {picker ? (
+              <span class="series__pick">
+                <TeamLogo side={picker.side} name={picker.name} logo={picker.logo} size="sm" />
+              </span>
+            ) : (
+              <span class="series__pick series__pick--decider" />
+            )}
             <span class="series__label">{entry.label}</span>
+            {status === 'live' ? <span class="series__live">Live</span> : null}
             <span class="series__score">
-              {entry.finished || entry.scoreA + entry.scoreB > 0 ? (
+              {scored ? (
                 <>
                   <b class={winner === 'A' ? 'won' : ''}>{String(entry.scoreA)}</b>
                   <i>:</i>
                   <b class={winner === 'B' ? 'won' : ''}>{String(entry.scoreB)}</b>
                 </>
-              ) : current?.number === entry.number ? (
-                'Live'
-              ) : (
-                '—'
+              ) : status === 'live' ? null : (
+                STATUS_WORDS[status]
               )}
             </span>
           </li>
@@ -134,7 +210,7 @@ export function SeriesMaps(props: { variant: 'strip' | 'recap' }) {
 
 export function TopBar() {
   const event = match.value?.eventName ?? '';
-  const hasMaps = (match.value?.maps.length ?? 0) > 0;
+  const hasMaps = mapsOnAir.value.length > 0;
   return (
     <header class="topbar" data-topbar data-game={gameOn.value ? 'live' : 'off'}>
       <div class="topbar__main">
@@ -145,11 +221,11 @@ export function TopBar() {
       {event || hasMaps ? (
         <div class="topbar__sub">
           {event ? (
-            <span class="topbar__event" data-event-name>
+            <span class="topbar__event" data-event-name title={event}>
               {event}
             </span>
           ) : null}
-          <SeriesMaps variant="strip" />
+          {hasMaps ? <SeriesMaps /> : null}
         </div>
       ) : null}
     </header>

@@ -1,10 +1,19 @@
-/** Veto: run a session turn by turn, set one by hand, import one, and reveal it on the HUD. */
-import { signal, useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
-import { mapLabel } from '../../../machines/map-names.ts';
+/**
+ * Veto: the map pool, run a session turn by turn, set one by hand, import one, and reveal it on the
+ * HUD. Every control that changes what is on air says so; switching the reveal's mode never does
+ * without asking.
+ */
+import { computed, useSignal } from '@preact/signals';
+import {
+  ACTIVE_DUTY_AS_OF,
+  ACTIVE_DUTY_POOL,
+  mapLabel,
+  normalizeMapName,
+  RECENT_MAPS,
+} from '../../../machines/map-names.ts';
 import type { VetoStatus } from '../../protocol/index.ts';
 import { BoFormatSchema, StepTypeSchema } from '../../protocol/index.ts';
-import { match, reveal, veto } from '../common/store.ts';
+import { match, panelStatus, reveal, veto } from '../common/store.ts';
 import { api } from './api.ts';
 import {
   Card,
@@ -13,7 +22,6 @@ import {
   ErrorText,
   Field,
   literals,
-  Switch,
   useCommand,
   useDraft,
 } from './ui.tsx';
@@ -22,28 +30,128 @@ const BO_FORMATS = literals(BoFormatSchema);
 const STEP_TYPES = literals(StepTypeSchema);
 type Side = 'A' | 'B';
 
+/** The map pool saved in the settings (veto_start's default), once the panel status has arrived. */
+const savedPool = computed(() => panelStatus.value?.settings.veto.mapPool ?? null);
+
+/** A map name as the operator typed it, as the full name, or the reason it is none. */
+function mapFromInput(text: string): { map: string } | { error: string } {
+  const map = normalizeMapName(text);
+  return map ? { map } : { error: `"${text.trim()}" is not a map name (for example anubis or de_anubis)` };
+}
+
+/** A text field and a button that add one map (a name in any spelling). */
+function AddMap(props: {
+  label: string;
+  hook: string;
+  onAdd: (map: string) => Promise<string | null> | string | null;
+}) {
+  const text = useSignal('');
+  const error = useSignal<string | null>(null);
+  const add = async () => {
+    if (!text.value.trim()) return;
+    const parsed = mapFromInput(text.value);
+    if ('error' in parsed) {
+      error.value = parsed.error;
+      return;
+    }
+    error.value = await props.onAdd(parsed.map);
+    if (!error.value) text.value = '';
+  };
+  return (
+    <div class="stack" data-add-map={props.hook}>
+      <div class="row">
+        <input
+          aria-label={props.label}
+          placeholder="Add a map: anubis, vertigo …"
+          value={text.value}
+          maxLength={64}
+          list="pool-suggestions"
+          onInput={(e) => {
+            text.value = e.currentTarget.value;
+            error.value = null;
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              void add();
+            }
+          }}
+        />
+        <button type="button" class="btn btn--small" onClick={() => void add()}>
+          Add
+        </button>
+      </div>
+      <ErrorText message={error.value} />
+    </div>
+  );
+}
+
 /**
- * The default map pool, as the server's catalogue describes veto_start (its mapPool default). Null
- * while unknown: veto_start without a mapPool then uses the server's default anyway.
+ * The map pool kept in the settings: what veto_start uses without a pool of its own, from here, a
+ * Stream Deck or any program. Saved at once.
  */
-const defaultPool = signal<string[] | null>(null);
-let poolRequested = false;
-function loadDefaultPool(): void {
-  if (poolRequested) return;
-  poolRequested = true;
-  void api.actions().then((answer) => {
-    if (!answer.ok) return;
-    const start = answer.actions.find((action) => action.id === 'veto_start');
-    const mapPool = (
-      start?.payload as { properties?: Record<string, { default?: unknown; examples?: unknown }> }
-    )?.properties?.mapPool;
-    const listed = Array.isArray(mapPool?.default)
-      ? mapPool.default
-      : Array.isArray(mapPool?.examples) && Array.isArray(mapPool.examples[0])
-        ? mapPool.examples[0]
-        : null;
-    if (listed?.every((map) => typeof map === 'string')) defaultPool.value = listed as string[];
-  });
+function MapPool() {
+  const pool = savedPool.value;
+  const error = useSignal<string | null>(null);
+  const save = async (mapPool: string[]) => {
+    const answer = await api.settings({ veto: { mapPool } });
+    error.value = answer.ok ? null : answer.message;
+    return error.value;
+  };
+  const isDefault =
+    pool !== null &&
+    pool.length === ACTIVE_DUTY_POOL.length &&
+    ACTIVE_DUTY_POOL.every((map, i) => pool[i] === map);
+  return (
+    <Card title="Map pool" hook="veto-pool">
+      <p class="muted">
+        Every new veto starts from this pool (veto_start without a mapPool, here, from Companion or any
+        program). Saved at once.
+      </p>
+      {pool ? (
+        <div class="pool" data-saved-pool>
+          {pool.map((map) => (
+            <span class="chip-check" data-saved-pool-map={map}>
+              <span>{mapLabel(map)}</span>
+              <button
+                type="button"
+                class="btn btn--small btn--plain"
+                aria-label={`Remove ${mapLabel(map)} from the map pool`}
+                disabled={pool.length <= 2}
+                onClick={() => void save(pool.filter((m) => m !== map))}
+              >
+                ✕
+              </button>
+            </span>
+          ))}
+        </div>
+      ) : (
+        <p class="muted">…</p>
+      )}
+      {pool ? (
+        <AddMap
+          label="Add a map to the pool"
+          hook="pool"
+          onAdd={(map) =>
+            pool.includes(map) ? `${mapLabel(map)} is already in the pool` : save([...pool, map])
+          }
+        />
+      ) : null}
+      {pool && !isDefault ? (
+        <div class="row">
+          <button
+            type="button"
+            class="btn btn--small btn--plain"
+            data-action="pool-reset"
+            onClick={() => void save([...ACTIVE_DUTY_POOL])}
+          >
+            Back to the Active Duty pool ({ACTIVE_DUTY_AS_OF})
+          </button>
+        </div>
+      ) : null}
+      <ErrorText message={error.value} />
+    </Card>
+  );
 }
 
 const teamLabel = (side: Side | null, status: Extract<VetoStatus, { active: true }>) =>
@@ -57,11 +165,13 @@ function StartSession() {
     teamB: summary?.teamB?.name ?? '',
   });
   const firstBanner = useSignal<Side>('A');
-  const pool = defaultPool.value;
-  const chosen = useSignal<string[] | null>(null);
+  // The saved pool, plus the maps added for this veto only; unticked maps are left out of this veto.
+  const added = useSignal<string[]>([]);
+  const unticked = useSignal<string[]>([]);
+  const pool = savedPool.value;
+  const listed = pool ? [...pool, ...added.value.filter((map) => !pool.includes(map))] : null;
+  const selected = (listed ?? []).filter((map) => !unticked.value.includes(map));
   const start = useCommand();
-  useEffect(loadDefaultPool, []);
-  const selected = chosen.value ?? pool ?? [];
   const d = draft.value;
   const team = (name: string, side: Side) => {
     const current = side === 'A' ? summary?.teamA : summary?.teamB;
@@ -78,7 +188,8 @@ function StartSession() {
             teamA: team(d.teamA, 'A'),
             teamB: team(d.teamB, 'B'),
             firstBanner: firstBanner.value,
-            ...(chosen.value ? { mapPool: chosen.value } : {}),
+            // What is ticked is what runs; before the saved pool is known, the server's own.
+            ...(listed ? { mapPool: selected } : {}),
           });
         }}
       >
@@ -128,29 +239,44 @@ function StartSession() {
           ))}
         </fieldset>
         <fieldset class="pool" data-map-pool>
-          <legend>Map pool</legend>
-          {pool ? (
-            pool.map((map) => (
+          <legend>
+            Map pool of this veto ({String(selected.length)} maps; the saved pool is under Map pool)
+          </legend>
+          {listed ? (
+            listed.map((map) => (
               <label class="chip-check">
                 <input
                   type="checkbox"
                   checked={selected.includes(map)}
                   data-pool-map={map}
                   onChange={(e) => {
-                    const next = e.currentTarget.checked
-                      ? pool.filter((m) => m === map || selected.includes(m))
-                      : selected.filter((m) => m !== map);
-                    chosen.value =
-                      next.length === pool.length && next.every((m, i) => m === pool[i]) ? null : next;
+                    const tick = e.currentTarget.checked;
+                    unticked.value = tick
+                      ? unticked.value.filter((m) => m !== map)
+                      : [...unticked.value, map];
                   }}
                 />
                 <span>{mapLabel(map)}</span>
               </label>
             ))
           ) : (
-            <p class="muted">The server's default pool (Active Duty).</p>
+            <p class="muted">The saved map pool (loading …).</p>
           )}
         </fieldset>
+        {listed ? (
+          <AddMap
+            label="Add a map to this veto"
+            hook="veto-start"
+            onAdd={(map) => {
+              if (listed.includes(map)) {
+                unticked.value = unticked.value.filter((m) => m !== map);
+                return null;
+              }
+              added.value = [...added.value, map];
+              return null;
+            }}
+          />
+        ) : null}
         <div class="row row--end">
           <button
             type="submit"
@@ -268,8 +394,9 @@ function ManualVeto() {
   const steps = useDraft(fromMatch);
   const bo = useDraft(summary?.boFormat ?? 'bo3');
   const set = useCommand();
-  const pool = defaultPool.value ?? [];
-  useEffect(loadDefaultPool, []);
+  // The editor suggests the saved pool's maps, then any other map of the veto on the HUD.
+  const shown = (summary?.veto?.steps ?? []).map((step) => step.map);
+  const pool = [...new Set([...(savedPool.value ?? []), ...shown])];
   const update = (index: number, changes: Partial<StepDraft>) => {
     steps.value = steps.value.map((step, i) => (i === index ? { ...step, ...changes } : step));
   };
@@ -469,46 +596,106 @@ function ImportVeto() {
   );
 }
 
+/**
+ * The reveal. Step by step, the buttons turn steps over on air one at a time; in instant mode every
+ * step is on air as it is played, so the stepping buttons wait until step by step is chosen (a
+ * `veto_reveal` step from a program switches by itself, as the spec says). Choosing step by step
+ * keeps what is on air; choosing instant while steps are hidden puts them on air, and asks first.
+ */
 function Reveal() {
   const view = reveal.value;
-  const instant = useCommand();
+  const mode = useCommand();
+  const instant = view?.instant === true;
+  const hidden = view ? view.total - view.revealed : 0;
   return (
     <Card title="Reveal on the HUD" hook="veto-reveal">
-      <p class="reveal-count" data-reveal={view ? `${view.revealed}/${view.total}` : ''} aria-live="polite">
+      <p
+        class="reveal-count"
+        data-reveal={view ? `${view.revealed}/${view.total}` : ''}
+        data-reveal-mode={view ? (instant ? 'instant' : 'progressive') : ''}
+        aria-live="polite"
+      >
         {view ? (
-          <>
-            <strong>{view.revealed}</strong> of {view.total} steps shown
-          </>
+          instant ? (
+            <>
+              <strong>Instant</strong>: every step is on air as it is played ({view.total} of {view.total})
+            </>
+          ) : (
+            <>
+              <strong>{view.revealed}</strong> of {view.total} steps on air
+            </>
+          )
         ) : (
           '…'
         )}
       </p>
-      <div class="row">
-        <CommandButton action="veto_reveal" payload={{ mode: 'prev' }} data-reveal-action="prev">
-          ◀ Previous
-        </CommandButton>
-        <CommandButton
-          action="veto_reveal"
-          payload={{ mode: 'next' }}
-          variant="primary"
-          data-reveal-action="next"
+      <fieldset class="row">
+        <legend>Mode</legend>
+        <button
+          type="button"
+          class={`btn btn--small${instant ? '' : ' btn--primary'}`}
+          aria-pressed={!instant}
+          data-reveal-choose="progressive"
+          disabled={!view}
+          onClick={() => {
+            if (instant) void mode.run('veto_reveal', { instant: false });
+          }}
         >
-          Next ▶
-        </CommandButton>
-        <CommandButton action="veto_reveal" payload={{ mode: 'all' }} data-reveal-action="all">
-          Show all
-        </CommandButton>
-        <CommandButton action="veto_reveal" payload={{ mode: 'reset' }} data-reveal-action="reset">
-          Hide all
-        </CommandButton>
-      </div>
-      <Switch
-        label="Instant reveal (all steps at once)"
-        checked={view?.instant}
-        onChange={(next) => void instant.run('veto_reveal', { instant: next })}
-        hook={{ 'data-reveal-instant': '' }}
-      />
-      <ErrorText message={instant.error.value} />
+          Step by step (keeps what is on air)
+        </button>
+        {instant || hidden === 0 ? (
+          <button
+            type="button"
+            class={`btn btn--small${instant ? ' btn--primary' : ''}`}
+            aria-pressed={instant}
+            data-reveal-choose="instant"
+            disabled={!view}
+            onClick={() => {
+              if (!instant) void mode.run('veto_reveal', { instant: true });
+            }}
+          >
+            Instant
+          </button>
+        ) : (
+          <ConfirmButton
+            label={`Instant (puts ${hidden} hidden ${hidden === 1 ? 'step' : 'steps'} on air)`}
+            question="Show every step on air now?"
+            detail={`Instant reveal shows all ${view?.total ?? 0} steps at once: the ${hidden} hidden ${hidden === 1 ? 'step turns' : 'steps turn'} over on air now.`}
+            confirmLabel="Show all on air"
+            variant="plain"
+            small
+            hook={{ 'data-reveal-choose': 'instant' }}
+            onConfirm={() => void mode.run('veto_reveal', { instant: true })}
+          />
+        )}
+      </fieldset>
+      <ErrorText message={mode.error.value} />
+      {instant ? (
+        <p class="muted" data-reveal-hint>
+          Choose step by step to turn the steps over one at a time.
+        </p>
+      ) : (
+        <fieldset class="row">
+          <legend>On air</legend>
+          <CommandButton action="veto_reveal" payload={{ mode: 'prev' }} data-reveal-action="prev">
+            ◀ Hide last
+          </CommandButton>
+          <CommandButton
+            action="veto_reveal"
+            payload={{ mode: 'next' }}
+            variant="primary"
+            data-reveal-action="next"
+          >
+            Reveal next ▶
+          </CommandButton>
+          <CommandButton action="veto_reveal" payload={{ mode: 'all' }} data-reveal-action="all">
+            Reveal all
+          </CommandButton>
+          <CommandButton action="veto_reveal" payload={{ mode: 'reset' }} data-reveal-action="reset">
+            Hide all
+          </CommandButton>
+        </fieldset>
+      )}
     </Card>
   );
 }
@@ -517,8 +704,14 @@ export function VetoView() {
   const status = veto.value;
   return (
     <div class="grid">
+      <datalist id="pool-suggestions">
+        {[...ACTIVE_DUTY_POOL, ...RECENT_MAPS].map((map) => (
+          <option value={mapLabel(map)} />
+        ))}
+      </datalist>
       {status.active ? <Session status={status} /> : <StartSession />}
       <Reveal />
+      <MapPool />
       <ImportVeto />
       <ManualVeto />
     </div>

@@ -7,9 +7,12 @@ import type { SceneSchema as SceneSchemaType } from '../../protocol/index.ts';
 import { mediaUrl } from '../../protocol/media.ts';
 import type { Side } from '../common/broadcast.ts';
 import { initialsOf, seriesMapHooks, teams } from '../common/broadcast.ts';
+import { FitText } from '../common/fit-text.tsx';
 import { branding, match } from '../common/store.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
 import { SPONSOR_ROTATION_MS, useRotation } from '../hud/corner-panels.tsx';
+import type { MapStatus } from '../hud/top-bar.tsx';
+import { mapStatuses, mapsOnAir } from '../hud/top-bar.tsx';
 
 type Scene = Static<typeof SceneSchemaType>;
 
@@ -32,9 +35,7 @@ function VersusTeam({ side }: { side: Side }) {
   return (
     <div class={`vs-team vs-team--${side}`}>
       <TeamLogo side={side} name={team.name} logo={team.logo} size="lg" />
-      <span class="vs-team__name" data-team={side}>
-        {team.name}
-      </span>
+      <FitText class="vs-team__name" data-team={side} text={team.name} min={0.5} />
       <span class="vs-team__score" data-series-score={side}>
         {String(team.seriesScore)}
       </span>
@@ -57,9 +58,61 @@ export function Versus() {
         </div>
         <VersusTeam side="B" />
       </div>
+      <VersusMaps />
     </section>
   );
 }
+
+/** The series maps under the versus picture: the revealed ones only, as the veto reveal goes. */
+function VersusMaps() {
+  const maps = mapsOnAir.value;
+  if (maps.length === 0) return null;
+  const statuses = mapStatuses.value;
+  return (
+    <ol class="vs-maps">
+      {maps.map((entry) => {
+        const picked = entry.pickedSide;
+        const status = statuses.get(entry.number) ?? 'upcoming';
+        return (
+          <li
+            key={entry.number}
+            class={`vs-map map-art map-art--${entry.map}`}
+            {...seriesMapHooks(entry)}
+            data-map-status={status}
+          >
+            <span class="vs-map__number">Map {entry.number}</span>
+            <span class="vs-map__label">{entry.label}</span>
+            <PickedBy picked={picked} />
+            {entry.finished ? (
+              <span class="vs-map__score">
+                {String(entry.scoreA)}:{String(entry.scoreB)}
+              </span>
+            ) : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** Who picked a map: the team's logo and name, or the decider. */
+function PickedBy({ picked }: { picked: Side | 'decider' }) {
+  if (picked === 'decider') return <span class="picked picked--decider">Decider</span>;
+  const team = teams.value[picked];
+  return (
+    <span class="picked">
+      <TeamLogo side={picked} name={team.name} logo={team.logo} size="sm" />
+      <span class="picked__name">{team.name}</span> <span class="picked__word">pick</span>
+    </span>
+  );
+}
+
+const STATUS_WORDS: Record<MapStatus, string> = {
+  final: 'Final',
+  live: 'Live',
+  next: 'Up next',
+  upcoming: 'Upcoming',
+};
 
 export function Talents() {
   const talents = branding.value.talents;
@@ -116,62 +169,51 @@ export function Sponsors() {
 }
 
 export function MapRecap() {
-  const summary = match.value;
-  const maps = summary?.maps ?? [];
-  const current = maps.find((entry) => !entry.finished);
+  const maps = mapsOnAir.value;
+  const statuses = mapStatuses.value;
   return (
     <section class="scene scene--recap" data-scene="mapRecap">
       <EventLine />
       <div class="recap__head">
-        <span class="recap__team side-A" data-team="A">
-          {teams.value.A.name}
-        </span>
+        <FitText class="recap__team recap__team--A" data-team="A" text={teams.value.A.name} min={0.5} />
         <span class="recap__series">
-          <b class="side-A" data-series-score="A">
-            {String(teams.value.A.seriesScore)}
-          </b>
+          <b data-series-score="A">{String(teams.value.A.seriesScore)}</b>
           <i>–</i>
-          <b class="side-B" data-series-score="B">
-            {String(teams.value.B.seriesScore)}
-          </b>
+          <b data-series-score="B">{String(teams.value.B.seriesScore)}</b>
         </span>
-        <span class="recap__team side-B" data-team="B">
-          {teams.value.B.name}
-        </span>
+        <FitText class="recap__team recap__team--B" data-team="B" text={teams.value.B.name} min={0.5} />
       </div>
       <ol class="recap" style={{ '--count': Math.max(1, maps.length) }}>
         {maps.map((entry) => {
-          const picked = entry.pickedSide;
           const winner = entry.winnerSide;
-          const status = entry.finished ? 'Final' : entry === current ? 'Up now' : 'Upcoming';
+          const status = statuses.get(entry.number) ?? 'upcoming';
           return (
             <li
               key={entry.number}
               class={`recap__map map-art map-art--${entry.map}`}
               {...seriesMapHooks(entry)}
+              data-map-status={status}
             >
               <span class="recap__number">Map {entry.number}</span>
               <span class="recap__label">{entry.label}</span>
-              <span class={`recap__pick recap__pick--${picked}`}>
-                {picked === 'decider' ? 'Decider' : `${teams.value[picked].name} pick`}
-              </span>
-              {entry.finished || entry === current ? (
+              <PickedBy picked={entry.pickedSide} />
+              {entry.finished || status === 'live' || entry.scoreA + entry.scoreB > 0 ? (
                 <span class="recap__score">
-                  <b class={winner === 'A' ? 'won side-A' : ''}>{String(entry.scoreA)}</b>
+                  <b class={winner === 'A' ? 'won' : ''}>{String(entry.scoreA)}</b>
                   <i>:</i>
-                  <b class={winner === 'B' ? 'won side-B' : ''}>{String(entry.scoreB)}</b>
+                  <b class={winner === 'B' ? 'won' : ''}>{String(entry.scoreB)}</b>
                 </span>
               ) : (
                 <span class="recap__score recap__score--none">—</span>
               )}
-              <span class="recap__status" data-status={status}>
-                {winner ? `${teams.value[winner].name} win` : status}
+              <span class="recap__status">
+                {winner ? `${teams.value[winner].name} win` : STATUS_WORDS[status]}
               </span>
             </li>
           );
         })}
       </ol>
-      {maps.length === 0 ? <p class="recap__empty">The series maps appear once the veto is done.</p> : null}
+      {maps.length === 0 ? <p class="recap__empty">The series maps appear as the veto is revealed.</p> : null}
     </section>
   );
 }

@@ -134,6 +134,8 @@ const seriesMap = (
   scoreB: 0,
   winner: null,
   winnerSide: null,
+  // Imports are applied in instant reveal here (the default): every map shows.
+  revealed: true,
 });
 
 const ban = (team: 'A' | 'B', map: string) => ({ type: 'ban', team, map });
@@ -541,6 +543,54 @@ describe('apply, show and the revision', () => {
     expect(answer.body.state.revision).toBe(before.revision + 1);
     expect([...revisions]).toEqual([before.revision + 1]);
     expect((await observed(server)).revision).toBe(before.revision + 1);
+  });
+});
+
+// Issue 19: an import kept the reveal count of the veto before it, and went on air with that many
+// steps turned over.
+describe('the reveal of an imported veto', () => {
+  it('a new import in progressive reveal starts face down, its maps hidden; the same import again keeps its count', async () => {
+    const { server } = await serviceWith({ ...hltvRoute(BO3), ...hltvRoute(BO5) });
+    await withEarlierVeto(server);
+    await command(server, 'veto_reveal', { instant: false, mode: 'all' });
+    expect((await command(server, 'veto_reveal', { mode: 'prev' })).body.result).toMatchObject({
+      revealed: 6,
+    });
+
+    expect((await command(server, 'import_match_veto', { url: hltvUrl(BO3) })).status).toBe(200);
+    const imported = (await observed(server)).match;
+    expect(imported.veto).toEqual({ steps: BO3.steps, revealed: 0 });
+    expect(imported.maps.map((entry: { revealed: boolean }) => entry.revealed)).toEqual([
+      false,
+      false,
+      false,
+    ]);
+
+    // Three steps (ban, ban, pick): the first pick's map shows, the rest stays hidden.
+    for (let i = 0; i < 3; i++) await command(server, 'veto_reveal', { mode: 'next' });
+    const three = (await observed(server)).match;
+    expect(three.maps.map((entry: { revealed: boolean }) => entry.revealed)).toEqual([true, false, false]);
+    // The same page imported again: nothing on air turns back over.
+    expect((await command(server, 'import_match_veto', { url: hltvUrl(BO3) })).status).toBe(200);
+    expect((await observed(server)).match.veto.revealed).toBe(3);
+    // Another match: face down again, still step by step.
+    const other = await command(server, 'import_match_veto', { url: hltvUrl(BO5) });
+    expect(other.status).toBe(200);
+    expect((await observed(server)).match.veto).toEqual({ steps: BO5.steps, revealed: 0 });
+    expect((await command(server, 'veto_reveal', { mode: 'next' })).body.result).toEqual({
+      revealed: 1,
+      total: BO5.steps.length,
+      instant: false,
+    });
+  });
+
+  it('in instant reveal an import shows whole, and stays instant', async () => {
+    const { server } = await serviceWith(hltvRoute(BO3));
+    await withEarlierVeto(server);
+    expect((await command(server, 'import_match_veto', { url: hltvUrl(BO3) })).status).toBe(200);
+    const { match } = await observed(server);
+    expect(match.veto.revealed).toBe(BO3.steps.length);
+    expect(match.maps.every((entry: { revealed: boolean }) => entry.revealed)).toBe(true);
   });
 });
 

@@ -15,7 +15,7 @@ const BO3_STEPS = [
 ];
 
 describe('veto commands', () => {
-  it('veto_start answers the session status; the default pool is the 2026 Active Duty pool', async () => {
+  it('veto_start answers the session status; the default pool is the Active Duty pool of December 2025', async () => {
     const server = await build();
     const { body } = await command(server, 'veto_start', { boFormat: 'bo1', ...teams, firstBanner: 'B' });
     expect(body.result).toEqual({
@@ -26,12 +26,12 @@ describe('veto commands', () => {
       nextStep: { type: 'ban', team: 'B' },
       remainingMaps: [
         'de_ancient',
-        'de_anubis',
         'de_dust2',
         'de_inferno',
         'de_mirage',
         'de_nuke',
         'de_overpass',
+        'de_train',
       ],
       steps: [],
     });
@@ -73,6 +73,7 @@ describe('veto commands', () => {
         scoreB: 0,
         winner: null,
         winnerSide: null,
+        revealed: true,
       },
     ]);
     expect(match.teamA).toEqual(teams.teamA);
@@ -270,6 +271,7 @@ describe('a new pairing', () => {
         scoreB: 0,
         winner: null,
         winnerSide: null,
+        revealed: true,
       },
     ]);
   });
