@@ -136,7 +136,13 @@ export function TopBar() {
   const event = match.value?.eventName ?? '';
   const hasMaps = (match.value?.maps.length ?? 0) > 0;
   return (
-    <header class="topbar" data-topbar data-game={gameOn.value ? 'live' : 'off'}>
+    <header
+      class="topbar"
+      data-topbar
+      data-panel="topbar"
+      data-visible="true"
+      data-game={gameOn.value ? 'live' : 'off'}
+    >
       <div class="topbar__main">
         <TeamBlock side="A" />
         <Centre />
