@@ -32,23 +32,39 @@
   const onAir = (panel) => panel.getAttribute('data-visible') === 'true' && panel.checkVisibility(SEEN);
 
   /**
-   * The boxes a panel paints: its own, or when it has no area (a wrapper such as the player boxes'
-   * section) those of its children, in stage px.
+   * The boxes a panel paints, in stage px: its own box grown to hold whatever of its content reaches
+   * outside it (a grid track pushed wider by a long name, a box moved in by 10 px); or, when it has
+   * no area (a wrapper such as the player boxes' section), those of its children.
    */
   function boxesOf(element) {
     const rect = element.getBoundingClientRect();
-    if (rect.width > 0 && rect.height > 0) return [toStage(rect)];
-    return [...element.children].filter((child) => child.checkVisibility(SEEN)).flatMap(boxesOf);
+    if (rect.width === 0 || rect.height === 0)
+      return [...element.children].filter((child) => child.checkVisibility(SEEN)).flatMap(boxesOf);
+    const box = toStage(rect);
+    for (const inner of element.querySelectorAll('*')) {
+      const r = inner.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || !inner.checkVisibility(SEEN)) continue;
+      const b = toStage(r);
+      box.left = Math.min(box.left, b.left);
+      box.top = Math.min(box.top, b.top);
+      box.right = Math.max(box.right, b.right);
+      box.bottom = Math.max(box.bottom, b.bottom);
+    }
+    return [box];
   }
 
+  /** The stage's place and scale, read once per measure. */
+  let stage = null;
   function toStage(rect) {
-    const s = scale();
-    const origin = document.querySelector('[data-stage-scale]').getBoundingClientRect();
+    if (!stage) {
+      const origin = document.querySelector('[data-stage-scale]').getBoundingClientRect();
+      stage = { left: origin.left, top: origin.top, scale: scale() };
+    }
     return {
-      left: (rect.left - origin.left) / s,
-      top: (rect.top - origin.top) / s,
-      right: (rect.right - origin.left) / s,
-      bottom: (rect.bottom - origin.top) / s,
+      left: (rect.left - stage.left) / stage.scale,
+      top: (rect.top - stage.top) / stage.scale,
+      right: (rect.right - stage.left) / stage.scale,
+      bottom: (rect.bottom - stage.top) / stage.scale,
     };
   }
 
@@ -211,6 +227,7 @@
   function layout() {
     const started = performance.now();
     styles = new Map();
+    stage = null;
     const panels = [...document.querySelectorAll('[data-panel]')].filter(onAir);
     const problems = [];
     const boxes = panels.map((panel) => ({ panel, name: nameOf(panel), boxes: boxesOf(panel) }));
@@ -233,6 +250,7 @@
 
   /** Every visible text element with what a contrast check needs. */
   function texts() {
+    stage = null;
     return textElements().map(({ element, panel }) => {
       const style = getComputedStyle(element);
       let opacity = 1;
@@ -335,7 +353,9 @@
       if (chip) found.chip = getComputedStyle(chip).backgroundColor;
       const score = document.querySelector(`[data-topbar] [data-score-source="live"] [data-score="${team}"]`);
       if (score) found.score = getComputedStyle(score).color;
-      for (const slot of document.querySelectorAll(`[data-team-boxes="${team}"] [data-slot][data-alive="true"]`))
+      for (const slot of document.querySelectorAll(
+        `[data-team-boxes="${team}"] [data-slot][data-alive="true"]`,
+      ))
         found[`box ${slot.getAttribute('data-slot')}`] = getComputedStyle(
           slot.firstElementChild,
         ).backgroundColor;
