@@ -270,6 +270,17 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: zones, not collisions', ()
         if (!seen.has(problem)) seen.set(problem, { count: 1, first: where.slice(0, -1) });
       }
     }
+    // Without sponsor images the sponsor overlay shows its words: at each position, stacked with the badge.
+    expect((await api.settings({ branding: { sponsors: [] } })).status).toBe(200);
+    for (const page of pages) await page.locator('[data-panel="sponsor"] img').waitFor({ state: 'detached' });
+    for (const at of POSITIONS) {
+      const words: Combination = { shown: new Set(), corners: { sponsor: at, badge: at } };
+      await apply(words);
+      for (const found of await measure(pages, expectedWords(words), `no sponsor image, both at ${at}`)) {
+        const [problem = found, where = ''] = found.split('  [');
+        if (!seen.has(problem)) seen.set(problem, { count: 1, first: where.slice(0, -1) });
+      }
+    }
     const seconds = (Date.now() - started) / 1000;
     console.info(
       `hud-layout: ${states} combinations x ${SIZES.length} sizes in ${seconds.toFixed(1)} s (${(applying / 1000).toFixed(1)} s in commands; ${(timing.probe / 1000).toFixed(1)} s measuring, ${(timing.total / 1000).toFixed(1)} s waiting and measuring, summed over pages)`,
