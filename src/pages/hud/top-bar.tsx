@@ -212,7 +212,13 @@ export function TopBar() {
   const event = match.value?.eventName ?? '';
   const hasMaps = mapsOnAir.value.length > 0;
   return (
-    <header class="topbar" data-topbar data-game={gameOn.value ? 'live' : 'off'}>
+    <header
+      class="topbar"
+      data-topbar
+      data-panel="topbar"
+      data-visible="true"
+      data-game={gameOn.value ? 'live' : 'off'}
+    >
       <div class="topbar__main">
         <TeamBlock side="A" />
         <Centre />
