@@ -113,7 +113,8 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: colours and fonts', () => 
     const sponsor = (await api.upload(await makeLogo(page, { text: 'HYPERION', colour: '#e0413a' }))).body
       .media.id;
     await api.settings({ branding: { sponsors: [{ name: 'Hyperion', image: sponsor }] } });
-    await ok(server, 'show_player_stats', { slot: 4 });
+    await ok(server, 'set_stats_player', { slot: 4 });
+    await ok(server, 'show_stats');
 
     const failures: string[] = [];
     const seen = new Set<string>();

@@ -161,8 +161,9 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: zones, not collisions', ()
       )
     ).body.media.id;
     await api.settings({ branding: { eventLogo: logo, sponsors: [{ name: 'Hyperion', image: sponsor }] } });
-    await ok(server, 'show_player_stats', { slot: 1 });
-    await ok(server, 'hide_stats');
+    // The stats panel shows the player picked here whenever a combination opens it (with live data;
+    // without, the panel is on but draws nothing: nothing meant for the operator on air).
+    await ok(server, 'set_stats_player', { slot: 1 });
 
     const frames = ((await fixture(ROUND_SEQUENCE)) as Frame[]).map((frame) => toCs2(frame));
     // The round's end: the longest words under the clock, dead players dimmed.
