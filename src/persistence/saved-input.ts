@@ -50,7 +50,9 @@ export function hudInputFrom(
       colorPresetId: saved?.host?.colorPresetId ?? null,
       roster: saved?.host?.roster ?? [],
     },
-    match: saved?.match ? { teamASide: MATCH_DEFAULTS.teamASide, ...saved.match } : MATCH_DEFAULTS,
+    match: saved?.match
+      ? { teamASide: MATCH_DEFAULTS.teamASide, logos: MATCH_DEFAULTS.logos, ...saved.match }
+      : MATCH_DEFAULTS,
     vetoSession: saved?.vetoSession ?? { session: null },
     vetoReveal: saved?.vetoReveal ? { beforeSession: null, ...saved.vetoReveal } : REVEAL_DEFAULTS,
     sceneWindow: saved?.sceneWindow ?? { scene: null },

@@ -6,6 +6,7 @@
 import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import { SlotNumberingSchema } from './game.ts';
+import { MEDIA_ID_PATTERN } from './media.ts';
 import { strict } from './schemas.ts';
 
 export const ObsSettingsSchema = Type.Object({
@@ -26,7 +27,7 @@ export const AutomationSettingsSchema = Type.Object({
 
 /** An image the operator uploaded: its file in the data directory's media folder, served at /media/<id>. */
 export const MediaIdSchema = Type.String({
-  pattern: '^[0-9a-f]{32}\\.(png|jpg|webp|gif)$',
+  pattern: `^${MEDIA_ID_PATTERN}$`,
   description: 'An uploaded image (POST /api/panel/media), served at /media/<id>',
 });
 
