@@ -6,6 +6,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { mediaUrl } from '../../protocol/media.ts';
+import { SafeImage } from '../common/safe-image.tsx';
 import { branding, match, production } from '../common/store.ts';
 
 /** How long each sponsor stays before the next one. */
@@ -43,7 +44,7 @@ export function SponsorPanel() {
           <span class="sponsor__none">{match.value?.eventName || 'Our partners'}</span>
         ) : (
           sponsors.map((sponsor, i) => (
-            <img
+            <SafeImage
               key={sponsor.image}
               class="sponsor__image"
               data-sponsor={i}
@@ -69,7 +70,7 @@ export function BadgePanel() {
       data-visible={String(setting?.enabled === true)}
       data-position={setting?.position ?? 'top-left'}
     >
-      {logo ? <img class="badge__logo" src={mediaUrl(logo)} alt="" /> : null}
+      {logo ? <SafeImage class="badge__logo" src={mediaUrl(logo)} alt="" /> : null}
       {name ? <span class="badge__name">{name}</span> : null}
     </aside>
   );

@@ -7,6 +7,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { mediaUrl } from '../../protocol/media.ts';
+import { SafeImage } from '../common/safe-image.tsx';
 import type { PanelStatus } from '../common/store.ts';
 import { panelStatus } from '../common/store.ts';
 import { api } from './api.ts';
@@ -70,7 +71,7 @@ export function BrandingCard() {
     <Card title="Event logo and sponsors" hook="branding">
       <div class="branding-row">
         {branding.eventLogo ? (
-          <img class="thumb" src={mediaUrl(branding.eventLogo)} alt="Event logo" data-event-logo />
+          <SafeImage class="thumb" src={mediaUrl(branding.eventLogo)} alt="Event logo" data-event-logo />
         ) : (
           <p class="muted small">No event logo: the badge shows the event name.</p>
         )}
@@ -95,7 +96,7 @@ export function BrandingCard() {
       <ul class="sponsor-list">
         {branding.sponsors.map((sponsor, i) => (
           <li key={sponsor.image} data-sponsor-row={i}>
-            <img class="thumb" src={mediaUrl(sponsor.image)} alt={sponsor.name} />
+            <SafeImage class="thumb" src={mediaUrl(sponsor.image)} alt={sponsor.name} />
             <span>{sponsor.name || 'Sponsor'}</span>
             <button
               type="button"
@@ -155,7 +156,9 @@ export function TalentsCard() {
       <ol class="talent-list">
         {draft.value.map((talent, i) => (
           <li key={i} data-talent-row={i}>
-            {talent.photo ? <img class="thumb thumb--round" src={mediaUrl(talent.photo)} alt="" /> : null}
+            {talent.photo ? (
+              <SafeImage class="thumb thumb--round" src={mediaUrl(talent.photo)} alt="" />
+            ) : null}
             <Field label="Name">
               <input
                 value={talent.name}
