@@ -24,8 +24,9 @@ export const IMAGE_TYPES = [
     type: 'image/webp',
     is: (b: Uint8Array) => latin1(b, 0, 4) === 'RIFF' && latin1(b, 8, 12) === 'WEBP',
   },
-  // Team logos on HLTV are often SVG. Served with a sandboxing policy (src/app-server/media.plugin.ts).
-  { ext: 'svg', type: 'image/svg+xml', is: (b: Uint8Array) => isSvg(b) },
+  // Team logos on HLTV are often SVG: kept only without active content, and served with a sandboxing
+  // policy besides (src/app-server/media.plugin.ts).
+  { ext: 'svg', type: 'image/svg+xml', is: (b: Uint8Array) => isSvg(b) && !hasActiveContent(b) },
 ] as const;
 
 export type ImageType = (typeof IMAGE_TYPES)[number];
@@ -33,8 +34,8 @@ export type ImageType = (typeof IMAGE_TYPES)[number];
 /** The largest image the media store keeps: an upload, a fetched team logo. */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 
-/** The image types in words, for messages: "PNG, JPEG, GIF, WebP or SVG". */
-export const IMAGE_TYPE_WORDS = 'PNG, JPEG, GIF, WebP or SVG';
+/** The image types in words, for messages. */
+export const IMAGE_TYPE_WORDS = 'PNG, JPEG, GIF, WebP or script-free SVG';
 
 /** The type of an image by its first bytes, or null when it is none of IMAGE_TYPES. */
 export const imageTypeOf = (bytes: Uint8Array): ImageType | null =>
@@ -68,4 +69,13 @@ function isSvg(bytes: Uint8Array): boolean {
     if (text === before) break;
   }
   return /^<svg[\s>/]/.test(text);
+}
+
+/**
+ * Anything in an SVG that could run or reach out if the file were opened on its own: scripts, event
+ * handlers, javascript: links, embedded HTML. A logo has none of them.
+ */
+function hasActiveContent(bytes: Uint8Array): boolean {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  return /<script|<foreignObject|<iframe|<embed|<object|[\s/"']on[a-z]+\s*=|javascript:/i.test(text);
 }

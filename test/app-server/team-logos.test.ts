@@ -7,31 +7,10 @@ import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
 import { panelApi } from '../helpers/hud.ts';
-import { pngOf, startLogoServer, svgOf } from '../helpers/logos.ts';
-import { connect } from '../helpers/ws-client.ts';
+import { pngOf, settledLogo, startLogoServer, svgOf } from '../helpers/logos.ts';
 import { fixtureText, html, startSourceServer, unusedPort } from '../import/source-server.ts';
 
 const PNG = pngOf(16, 0xf2c12e);
-
-/** The match summary in a message: the hello's snapshot, or a match event. */
-const matchIn = (m: any) =>
-  m.type === 'hello' ? m.snapshot.match : m.type === 'event' && m.event === 'match' ? m.data : undefined;
-
-/** The match summary's logo of a team once it is no longer being fetched, as a page hears it. */
-async function settledLogo(server: RunningServer, side: 'A' | 'B') {
-  const client = await connect(server.wsUrl);
-  try {
-    const match = matchIn(
-      await client.waitFor((m) => {
-        const logo = matchIn(m)?.logos[side];
-        return logo !== undefined && logo !== null && logo.state !== 'fetching';
-      }),
-    );
-    return match.logos[side] as { state: string; src?: string; reason?: string };
-  } finally {
-    client.close();
-  }
-}
 
 /** A match event or a hello snapshot: the match summary a page gets first, however it is sent. */
 async function logosOnConnect(server: RunningServer) {
@@ -110,15 +89,20 @@ describe('team logos at an http(s) address', () => {
     });
   });
 
-  it('a page, an empty answer and an image over 2 MiB are not stored, each said so', async () => {
+  it('a page, an SVG with a script, an empty answer and an image over 2 MiB are not stored, each said so', async () => {
     const origin = await startLogoServer({
       '/page': { type: 'text/html', body: '<p>not a logo</p>' },
+      '/scripted.svg': {
+        type: 'image/svg+xml',
+        body: '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><circle r="4"/></svg>',
+      },
       '/empty.png': { type: 'image/png', body: '' },
       '/huge.png': { type: 'image/png', body: Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]) },
     });
     const server = await build();
     const cases = [
-      ['/page', /not a PNG, JPEG, GIF, WebP or SVG image \(it says text\/html\)/],
+      ['/page', /not a PNG, JPEG, GIF, WebP or script-free SVG image \(it says text\/html\)/],
+      ['/scripted.svg', /not a PNG, JPEG, GIF, WebP or script-free SVG image \(it says image\/svg\+xml\)/],
       ['/empty.png', /answered with nothing/],
       ['/huge.png', /with more than 2 MB/],
     ] as const;
