@@ -105,7 +105,7 @@ export function explainMapResult(context: MatchInput, result: MapResult): string
 const sameTeam = (a: Team | null | undefined, b: Team | null | undefined) =>
   (a?.name ?? null) === (b?.name ?? null);
 
-/** An imported or vetoed team keeps the tag the operator gave a team of the same name. */
+/** A team of a veto (a session, veto_set, an import) keeps the tag the operator gave a team of the same name. */
 function keepTag(incoming: Team | undefined, current: Team | null): Team | undefined {
   if (!incoming || incoming.tag !== undefined || !current?.tag || !sameTeam(incoming, current))
     return incoming;
@@ -210,8 +210,8 @@ export const matchMachine = setup({
       const beforeSession = (event.replacesUnfinished ? context.beforeSession : null) ?? shown;
       return {
         beforeSession,
-        teamA: event.teamA,
-        teamB: event.teamB,
+        teamA: keepTag(event.teamA, context.teamA) ?? event.teamA,
+        teamB: keepTag(event.teamB, context.teamB) ?? event.teamB,
         boFormat: event.boFormat,
         veto: [],
         maps: beforeSession.maps,

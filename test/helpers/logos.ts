@@ -5,6 +5,8 @@ import { crc32, deflateSync } from 'node:zlib';
 import { afterEach } from 'vitest';
 import { matchMachine } from '../../machines/match.machine.ts';
 import type { supervisorMachine } from '../../machines/supervisor.machine.ts';
+import type { RunningServer } from '../../src/server.ts';
+import { connect } from './ws-client.ts';
 
 /**
  * The service as it runs, but the match's logo fetch never reports (each remote logo stays
@@ -91,3 +93,23 @@ const open: LogoServer[] = [];
 afterEach(async () => {
   for (const server of open.splice(0)) await server.close();
 });
+
+/** The match summary in a message: the hello's snapshot, or a match event. */
+const matchIn = (m: any) =>
+  m.type === 'hello' ? m.snapshot.match : m.type === 'event' && m.event === 'match' ? m.data : undefined;
+
+/** The match summary's logo of a team once it is no longer being fetched, as a page hears it. */
+export async function settledLogo(server: RunningServer, side: 'A' | 'B') {
+  const client = await connect(server.wsUrl);
+  try {
+    const match = matchIn(
+      await client.waitFor((m) => {
+        const logo = matchIn(m)?.logos[side];
+        return logo !== undefined && logo !== null && logo.state !== 'fetching';
+      }),
+    );
+    return match.logos[side] as { state: string; src?: string; reason?: string };
+  } finally {
+    client.close();
+  }
+}

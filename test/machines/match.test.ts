@@ -215,8 +215,8 @@ function specSeries(before: MatchInput, event: MatchEvent): MatchInput {
       return {
         ...before,
         beforeSession: kept,
-        teamA: event.teamA,
-        teamB: event.teamB,
+        teamA: withTag(event.teamA, before.teamA) ?? event.teamA,
+        teamB: withTag(event.teamB, before.teamB) ?? event.teamB,
         boFormat: event.boFormat,
         veto: [],
         maps: kept.maps,
@@ -573,9 +573,11 @@ describe('matchMachine, team logos and tags', () => {
     expect(children(match).sort()).toEqual([logoFetchId(BRAVO.logo), logoFetchId(CHARLIE.logo)].sort());
   });
 
-  it('a veto or an import keeps the tag of a team of the same name; set_teams sets exactly what it is sent', () => {
+  it('a veto session, veto_set or an import keeps the tag of a team of the same name; set_teams sets exactly what it is sent', () => {
     const match = startMatch();
     match.send({ type: 'match.teams.set', teamA: { ...NAVI, tag: 'NAVI' }, teamB: VITALITY });
+    match.send(started(NAVI, VITALITY, 'bo3', false));
+    expect(match.getSnapshot().context.teamA).toEqual({ name: 'Navi', tag: 'NAVI' });
     match.send({ type: 'match.veto.apply', steps: BO3_STEPS, boFormat: 'bo3', teamA: NAVI, teamB: VITALITY });
     expect(match.getSnapshot().context.teamA).toEqual({ name: 'Navi', tag: 'NAVI' });
     match.send({
