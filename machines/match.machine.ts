@@ -1,6 +1,9 @@
-import { assign, setup } from 'xstate';
+import type { EventObject } from 'xstate';
+import { assign, enqueueActions, fromCallback, setup } from 'xstate';
 import type { GameSide } from './game-sides.ts';
 import { otherSide } from './game-sides.ts';
+import type { LogoStatuses } from './team-logo.ts';
+import { logoFetchChanges, logoFetchId, logoStatusesFor } from './team-logo.ts';
 import type { BoFormat, Side, Team, VetoStep } from './veto-rules.ts';
 import { seriesMapsOf } from './veto-rules.ts';
 import type { TeamFormat } from './vocabulary.ts';
@@ -32,6 +35,8 @@ export interface MatchInput {
   beforeSession: SeriesSetup | null;
   /** The game side team A plays now (team B plays the other): set by the operator or the game data. */
   teamASide: GameSide;
+  /** What the server holds of each team logo at an http(s) address the match uses (machines/team-logo.ts). */
+  logos: LogoStatuses;
 }
 
 export const MATCH_DEFAULTS: MatchInput = {
@@ -44,7 +49,13 @@ export const MATCH_DEFAULTS: MatchInput = {
   veto: null,
   beforeSession: null,
   teamASide: 'CT',
+  logos: {},
 };
+
+/** What the logo fetch is given: the address to fetch. */
+export interface LogoFetchInput {
+  logo: string;
+}
 
 export interface MapResult {
   /** Index in context.maps (series number - 1). */
@@ -74,7 +85,11 @@ export type MatchEvent =
   /** The teams change sides: the operator's swap, or half time and each overtime half in the game data. */
   | { type: 'match.sides.swap' }
   /** The game data named the side of team A (its team names match the match's). */
-  | { type: 'match.sides.set'; teamASide: GameSide };
+  | { type: 'match.sides.set'; teamASide: GameSide }
+  /** The logo fetch stored the logo at `logo` in the media store: the pages load `src`. */
+  | { type: 'match.logo.stored'; logo: string; src: string }
+  /** The logo fetch could not store the logo at `logo`: the pages show the initials. */
+  | { type: 'match.logo.failed'; logo: string; reason: string };
 
 /** Why a map result cannot be stored, or null when it can. A missing slot is the caller's 409. */
 export function explainMapResult(context: MatchInput, result: MapResult): string | null {
@@ -89,6 +104,31 @@ export function explainMapResult(context: MatchInput, result: MapResult): string
 
 const sameTeam = (a: Team | null | undefined, b: Team | null | undefined) =>
   (a?.name ?? null) === (b?.name ?? null);
+
+/** A team of a veto (a session, veto_set, an import) keeps the tag the operator gave a team of the same name. */
+function keepTag(incoming: Team | undefined, current: Team | null): Team | undefined {
+  if (!incoming || incoming.tag !== undefined || !current?.tag || !sameTeam(incoming, current))
+    return incoming;
+  return { ...incoming, tag: current.tag };
+}
+
+/** The logos of the teams the match holds: on air, and kept for veto_cancel. */
+const logosInUse = (context: MatchInput) =>
+  [context.teamA, context.teamB, context.beforeSession?.teamA, context.beforeSession?.teamB].map(
+    (team) => team?.logo,
+  );
+
+/** The logos an event sends again: a failed one among them is tried once more. */
+function logosSent(event: MatchEvent): (string | undefined)[] {
+  switch (event.type) {
+    case 'match.teams.set':
+    case 'match.veto.sessionStarted':
+    case 'match.veto.apply':
+      return [event.teamA?.logo, event.teamB?.logo];
+    default:
+      return [];
+  }
+}
 
 /**
  * The series maps of a complete veto. Between the same two teams, a map that stays at the same place
@@ -114,7 +154,14 @@ function mapsFromVeto(
  */
 export const matchMachine = setup({
   types: {} as { context: MatchInput; input: MatchInput; events: MatchEvent },
+  actors: {
+    /** Fetches one logo into the media store and reports `match.logo.stored` or `match.logo.failed`. */
+    logoFetch: fromCallback<EventObject, LogoFetchInput>(() => {}),
+  },
   guards: {
+    isFetchingLogo: ({ context, event }) =>
+      (event.type === 'match.logo.stored' || event.type === 'match.logo.failed') &&
+      context.logos[event.logo]?.state === 'fetching',
     hasBackup: ({ context }) => context.beforeSession !== null,
     isStorableResult: ({ context, event }) =>
       event.type === 'match.mapResult.set' && explainMapResult(context, event) === null,
@@ -163,8 +210,8 @@ export const matchMachine = setup({
       const beforeSession = (event.replacesUnfinished ? context.beforeSession : null) ?? shown;
       return {
         beforeSession,
-        teamA: event.teamA,
-        teamB: event.teamB,
+        teamA: keepTag(event.teamA, context.teamA) ?? event.teamA,
+        teamB: keepTag(event.teamB, context.teamB) ?? event.teamB,
         boFormat: event.boFormat,
         veto: [],
         maps: beforeSession.maps,
@@ -192,10 +239,39 @@ export const matchMachine = setup({
             sameTeam(event.teamB ?? context.teamB, context.teamB),
         ),
         boFormat: event.boFormat,
-        teamA: event.teamA ?? context.teamA,
-        teamB: event.teamB ?? context.teamB,
+        teamA: keepTag(event.teamA, context.teamA) ?? context.teamA,
+        teamB: keepTag(event.teamB, context.teamB) ?? context.teamB,
         beforeSession: null,
       };
+    }),
+    /** After a change of the teams: the statuses follow the logos in use, and so do the fetches. */
+    followLogos: enqueueActions(({ context, event, enqueue }) => {
+      const logos = logoStatusesFor(logosInUse(context), context.logos, logosSent(event));
+      if (logos === context.logos) return;
+      enqueue.assign({ logos });
+      const { start, stop } = logoFetchChanges(context.logos, logos);
+      for (const logo of stop) enqueue.stopChild(logoFetchId(logo));
+      for (const logo of start) enqueue.spawnChild('logoFetch', { id: logoFetchId(logo), input: { logo } });
+    }),
+    /**
+     * At start, every logo in use still to fetch: the service stopped while fetching it, or the saved
+     * state is older than the logo statuses.
+     */
+    fetchPendingLogos: enqueueActions(({ context, enqueue }) => {
+      const logos = logoStatusesFor(logosInUse(context), context.logos, []);
+      if (logos !== context.logos) enqueue.assign({ logos });
+      for (const logo of logoFetchChanges({}, logos).start) {
+        enqueue.spawnChild('logoFetch', { id: logoFetchId(logo), input: { logo } });
+      }
+    }),
+    settleLogo: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'match.logo.stored' && event.type !== 'match.logo.failed') return;
+      const status =
+        event.type === 'match.logo.stored'
+          ? { state: 'stored' as const, src: event.src }
+          : { state: 'failed' as const, reason: event.reason };
+      enqueue.assign({ logos: { ...context.logos, [event.logo]: status } });
+      enqueue.stopChild(logoFetchId(event.logo));
     }),
     clearVeto: assign({ veto: null, maps: [], beforeSession: null }),
     swapSides: assign({ teamASide: ({ context }) => otherSide(context.teamASide) }),
@@ -208,16 +284,19 @@ export const matchMachine = setup({
   id: 'match',
   context: ({ input }) => input,
   initial: 'standing',
+  entry: 'fetchPendingLogos',
   on: {
-    'match.teams.set': { actions: 'setTeams' },
+    'match.teams.set': { actions: ['setTeams', 'followLogos'] },
     'match.eventName.set': { guard: 'isOtherEventName', actions: 'setEventName' },
     'match.teamFormat.set': { guard: 'isOtherTeamFormat', actions: 'setTeamFormat' },
     'match.mapResult.set': { guard: 'isStorableResult', actions: 'setMapResult' },
-    'match.veto.sessionStarted': { target: '.vetoLive', actions: 'openSession' },
-    'match.veto.apply': { target: '.standing', actions: 'applyVeto' },
-    'match.veto.reset': { target: '.standing', actions: 'clearVeto' },
+    'match.veto.sessionStarted': { target: '.vetoLive', actions: ['openSession', 'followLogos'] },
+    'match.veto.apply': { target: '.standing', actions: ['applyVeto', 'followLogos'] },
+    'match.veto.reset': { target: '.standing', actions: ['clearVeto', 'followLogos'] },
     'match.sides.swap': { actions: 'swapSides' },
     'match.sides.set': { guard: 'isOtherSide', actions: 'setSides' },
+    'match.logo.stored': { guard: 'isFetchingLogo', actions: 'settleLogo' },
+    'match.logo.failed': { guard: 'isFetchingLogo', actions: 'settleLogo' },
   },
   states: {
     standing: {
@@ -229,7 +308,10 @@ export const matchMachine = setup({
         'A manual veto session shows its steps live; the setup from before it is kept for veto_cancel',
       on: {
         'match.veto.sessionProgress': { actions: 'showSessionSteps' },
-        'match.veto.sessionCancelled': { target: 'standing', actions: 'restoreBeforeSession' },
+        'match.veto.sessionCancelled': {
+          target: 'standing',
+          actions: ['restoreBeforeSession', 'followLogos'],
+        },
       },
     },
   },

@@ -13,6 +13,8 @@ export type StepType = (typeof STEP_TYPES)[number];
 export interface Team {
   name: string;
   logo?: string;
+  /** A short tag (NAVI, G2): 1 to 6 characters (machines/team-logo.ts). */
+  tag?: string;
 }
 
 export interface VetoStep {

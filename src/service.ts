@@ -8,6 +8,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Logger } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import { fromPromise } from 'xstate';
+import { matchMachine } from '../machines/match.machine.ts';
 import type { NetconAddress } from '../machines/observer.machine.ts';
 import { OBSERVER_DEFAULTS } from '../machines/observer.machine.ts';
 import { supervisorMachine } from '../machines/supervisor.machine.ts';
@@ -29,6 +30,7 @@ import { ACTOR_KEYS, startHudSystem } from './core/hud-system.ts';
 import { MainWindow } from './core/main-window.ts';
 import { StateHub } from './core/state-hub.ts';
 import { GameData } from './game/game-data.ts';
+import { createLogoFetch, LOGO_FETCH_TIMEOUT_MS } from './import/logo-fetch.ts';
 import type { MatchImporter } from './import/match-importer.ts';
 import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
@@ -44,12 +46,15 @@ import {
 import type { ServerPorts } from './persistence/data-dir-lock.ts';
 import { DataDirLock } from './persistence/data-dir-lock.ts';
 import { reasonOf } from './persistence/errno-words.ts';
+import { storeImage } from './persistence/media-store.ts';
 import type { LiveHost } from './persistence/saved-input.ts';
 import { hudInputFrom, savedStateSource } from './persistence/saved-input.ts';
 import { STORAGE_OK, StateStore } from './persistence/state-store.ts';
 import type { StoreFiles } from './persistence/store-files.ts';
 import { realFiles } from './persistence/store-files.ts';
 import type { ActionDescriptor } from './protocol/answers.ts';
+import { ServiceError } from './protocol/errors.ts';
+import { mediaUrl } from './protocol/media.ts';
 import type { SettingsChange } from './protocol/settings.ts';
 import { gameSettings } from './settings/settings.ts';
 import { SettingsOwner } from './settings/settings-owner.ts';
@@ -72,6 +77,8 @@ export interface ServiceOptions {
   importTimeoutMs?: number;
   /** Budget of one player-stats lookup (default STATS_LOOKUP_TIMEOUT_MS); tests shorten it. */
   statsTimeoutMs?: number;
+  /** Budget of one team logo fetch (default LOGO_FETCH_TIMEOUT_MS); tests shorten it. */
+  logoTimeoutMs?: number;
   /** Replaces IO actors, for tests: the supervisor as the service would run it → the one to run. */
   machine?: (live: typeof supervisorMachine) => typeof supervisorMachine;
   inspect?: (event: InspectionEvent) => void;
@@ -144,6 +151,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const dialect = () => dialectOfFrames();
   const live = supervisorMachine.provide({
     actors: {
+      match: matchMachine.provide({ actors: { logoFetch: logoFetchOf(dataDir, options) } }),
       vetoSession: vetoSessionMachine.provide({ actors: { matchImport: importer.actor } }),
       obs: obsConnectionLive,
       observer: createObserverLive({
@@ -329,6 +337,23 @@ function observerFollowsSubscription(hud: HudSystem): () => void {
   follow(hud.snapshot('host').context.subscriptionActive);
   const subscription = hud.actor('host').subscribe((snapshot) => follow(snapshot.context.subscriptionActive));
   return () => subscription.unsubscribe();
+}
+
+/** The team logos, fetched once into the data directory's media store (docs/application.md, "Team logos"). */
+function logoFetchOf(dataDir: string, options: ServiceOptions) {
+  return createLogoFetch({
+    timeoutMs: options.logoTimeoutMs ?? LOGO_FETCH_TIMEOUT_MS,
+    async store(bytes, type) {
+      try {
+        return mediaUrl(await storeImage(dataDir, bytes, type));
+      } catch (error) {
+        throw new ServiceError(
+          'storage_failed',
+          `the logo loaded but could not be kept: ${reasonOf(error, join(dataDir, 'media'))}`,
+        );
+      }
+    },
+  });
 }
 
 /**

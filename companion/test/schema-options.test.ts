@@ -73,8 +73,10 @@ describe('options from the payload schema', () => {
     expect(inputsOf('set_teams').map((input) => input.id)).toEqual([
       'teamA__name',
       'teamA__logo',
+      'teamA__tag',
       'teamB__name',
       'teamB__logo',
+      'teamB__tag',
       'boFormat',
     ]);
   });

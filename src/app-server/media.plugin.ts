@@ -1,10 +1,9 @@
 /**
- * The files the broadcast pages show that are not the pages themselves: the images the operator
- * uploads (event logo, sponsors, talent photos), stored in the data directory and served at
- * /media/<id>; and the replay clips OBS saved, each served from exactly the path OBS reported.
+ * The files the broadcast pages show that are not the pages themselves: the images of the media
+ * store (the operator's uploads: event logo, sponsors, talent photos, team logos; and the team
+ * logos the server fetched), served at /media/<id>; and the replay clips OBS saved, each served
+ * from exactly the path OBS reported.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import send from '@fastify/send';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -14,43 +13,32 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { checkPayload } from '../core/dispatcher.ts';
 import type { StateHub } from '../core/state-hub.ts';
-import { OWNER_ONLY } from '../persistence/data-dir.ts';
+import { mediaDirOf, storeImage } from '../persistence/media-store.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
-import { MEDIA_PATH, mediaUrl } from '../protocol/media.ts';
+import {
+  IMAGE_TYPE_WORDS,
+  IMAGE_TYPES,
+  imageTypeOf,
+  MAX_IMAGE_BYTES,
+  MEDIA_PATH,
+  mediaUrl,
+} from '../protocol/media.ts';
 import { MediaIdSchema } from '../protocol/settings.ts';
 import type { EventMessage } from '../protocol/websocket.ts';
 import { radarImageRoute } from './radar-image.route.ts';
 
-/** The largest image an operator may upload. */
-export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 /** How many reported replay clips stay servable (the newest ones). */
 export const KEPT_REPLAYS = 20;
-export const MEDIA_DIR = 'media';
-
-/** The image types the pages show, recognised by their first bytes (never by a name or a header). */
-const IMAGE_TYPES = [
-  {
-    ext: 'png',
-    type: 'image/png',
-    is: (b: Buffer) => b.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex')),
-  },
-  { ext: 'jpg', type: 'image/jpeg', is: (b: Buffer) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  {
-    ext: 'gif',
-    type: 'image/gif',
-    is: (b: Buffer) => /^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')),
-  },
-  {
-    ext: 'webp',
-    type: 'image/webp',
-    is: (b: Buffer) =>
-      b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
-  },
-] as const;
 
 const typeOfExt = (file: string) => IMAGE_TYPES.find((image) => file.endsWith(`.${image.ext}`))?.type;
 const isMediaId = (id: string) => new RegExp(MediaIdSchema.pattern ?? '^$').test(id);
+
+/**
+ * An SVG opened on its own is a document of this origin: no script runs in it, nothing loads from
+ * it, it cannot navigate (the pages show it through <img>, where scripts never run anyway).
+ */
+const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 
 const UploadSchema = Type.Object(
   {
@@ -93,7 +81,7 @@ export interface MediaOptions {
 }
 
 const mediaPlugin: FastifyPluginAsyncTypebox<MediaOptions> = async (app, { dataDir, hub }) => {
-  const mediaDir = join(dataDir, MEDIA_DIR);
+  const mediaDir = mediaDirOf(dataDir);
   const replays: string[] = [];
   const onEvent = (message: EventMessage) => {
     if (message.event !== 'replay.saved') return;
@@ -119,18 +107,15 @@ const mediaPlugin: FastifyPluginAsyncTypebox<MediaOptions> = async (app, { dataD
       if (bytes.length > MAX_IMAGE_BYTES) {
         throw invalidPayload(`data: the image is over ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
       }
-      const image = IMAGE_TYPES.find((candidate) => candidate.is(bytes));
-      if (!image) throw invalidPayload('data: not a PNG, JPEG, WebP or GIF image');
-      const id = `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.${image.ext}`;
-      await mkdir(mediaDir, { recursive: true });
-      // Named by their content: the same image twice is the same file.
-      await writeFile(join(mediaDir, id), bytes, { flag: 'w', mode: OWNER_ONLY });
+      const image = imageTypeOf(bytes);
+      if (!image) throw invalidPayload(`data: not a ${IMAGE_TYPE_WORDS} image`);
+      const id = await storeImage(dataDir, bytes, image);
       return { ok: true as const, media: { id, url: mediaUrl(id) } };
     },
   );
 
   // A map's radar image: a kind of upload with rules of its own (square, a larger bound).
-  radarImageRoute(app, { mediaDir, imageTypes: IMAGE_TYPES });
+  radarImageRoute(app, { dataDir });
 
   app.get<{ Params: { id: string } }>(`${MEDIA_PATH}/:id`, async (request, reply) => {
     const { id } = request.params;
@@ -139,6 +124,7 @@ const mediaPlugin: FastifyPluginAsyncTypebox<MediaOptions> = async (app, { dataD
     return sendFile(request, reply, join(mediaDir, id), {
       'content-type': type,
       'cache-control': 'public, max-age=31536000, immutable',
+      ...(type === 'image/svg+xml' ? { 'content-security-policy': SVG_POLICY } : {}),
     });
   });
 

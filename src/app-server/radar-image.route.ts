@@ -5,17 +5,15 @@
  * (`radarImages`). Square, since the calibration places the world on a square; a larger bound
  * than the other images, since the game's overviews are 1024x1024 PNGs of 1 to 3 MiB.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { checkPayload } from '../core/dispatcher.ts';
-import { OWNER_ONLY } from '../persistence/data-dir.ts';
+import { storeImage } from '../persistence/media-store.ts';
 import { invalidPayload } from '../protocol/errors.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
 import {
+  imageTypeOf,
   mediaUrl,
   RADAR_IMAGE_MAX_BYTES,
   RADAR_IMAGE_MAX_SIDE,
@@ -35,15 +33,14 @@ const RadarUploadSchema = Type.Object(
 const checkUpload = TypeCompiler.Compile(RadarUploadSchema);
 
 export interface RadarImageOptions {
-  mediaDir: string;
-  /** The image types the media store takes, recognised by their first bytes. */
-  imageTypes: readonly { ext: 'png' | 'jpg' | 'gif' | 'webp'; is: (bytes: Buffer) => boolean }[];
+  /** The data directory: the image goes to its media store. */
+  dataDir: string;
 }
 
 /** The media plugin's Fastify instance, typed by its TypeBox provider. */
 type MediaApp = Parameters<FastifyPluginAsyncTypebox>[0];
 
-export function radarImageRoute(app: MediaApp, { mediaDir, imageTypes }: RadarImageOptions): void {
+export function radarImageRoute(app: MediaApp, { dataDir }: RadarImageOptions): void {
   const MiB = RADAR_IMAGE_MAX_BYTES / 1024 / 1024;
   app.post(
     RADAR_MEDIA_PATH,
@@ -69,8 +66,9 @@ export function radarImageRoute(app: MediaApp, { mediaDir, imageTypes }: RadarIm
       const bytes = Buffer.from(data, 'base64');
       if (bytes.length === 0) throw invalidPayload('data: the image is empty (send it base64)');
       if (bytes.length > RADAR_IMAGE_MAX_BYTES) throw invalidPayload(`data: the image is over ${MiB} MiB`);
-      const type = imageTypes.find((candidate) => candidate.is(bytes));
-      if (!type) throw invalidPayload('data: not a PNG, JPEG, WebP or GIF image');
+      // A raster image: its size is read from its header (an SVG has none to place the world on).
+      const type = imageTypeOf(bytes);
+      if (!type || type.ext === 'svg') throw invalidPayload('data: not a PNG, JPEG, WebP or GIF image');
       const size = imageSize(type.ext, bytes);
       if (!size) throw invalidPayload("data: the image's size cannot be read from its header");
       const { width, height } = size;
@@ -84,9 +82,7 @@ export function radarImageRoute(app: MediaApp, { mediaDir, imageTypes }: RadarIm
           `data: a radar image is ${RADAR_IMAGE_MIN_SIDE} to ${RADAR_IMAGE_MAX_SIDE} pixels a side; this one is ${width}`,
         );
       }
-      const id = `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.${type.ext}`;
-      await mkdir(mediaDir, { recursive: true });
-      await writeFile(join(mediaDir, id), bytes, { flag: 'w', mode: OWNER_ONLY });
+      const id = await storeImage(dataDir, bytes, type);
       return { ok: true as const, media: { id, url: mediaUrl(id), width, height } };
     },
   );

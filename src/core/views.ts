@@ -9,6 +9,7 @@ import type { SeriesMap } from '../../machines/match.machine.ts';
 import { obsStatusOf } from '../../machines/obs-connection.machine.ts';
 import { observerStatusOf } from '../../machines/observer.machine.ts';
 import { panelVisibility } from '../../machines/panel.machine.ts';
+import { logoStatusOf } from '../../machines/team-logo.ts';
 import { revealedCount } from '../../machines/veto-reveal.machine.ts';
 import type { Side, Team, VetoStep } from '../../machines/veto-rules.ts';
 import { nextStep, remainingMaps, seriesMapsOf } from '../../machines/veto-rules.ts';
@@ -141,6 +142,7 @@ function buildMatchSummary(snapshots: Snapshots, previous: typeof last): MatchSu
     boFormat: match.boFormat,
     teamA: match.teamA,
     teamB: match.teamB,
+    logos: logosOf(match, previous?.summary.logos),
     maps,
     seriesScore: score && score.a === a && score.b === b ? score : { a, b },
     veto: match.veto
@@ -163,6 +165,15 @@ function revealedMaps(maps: readonly SeriesMap[], veto: readonly VetoStep[] | nu
     const step = fromRevealed[index];
     return step !== undefined && step.map === entry.map && (step.team ?? 'decider') === entry.pickedBy;
   });
+}
+
+/** The logos as the pages show them: the previous summary's while they are the same. */
+function logosOf(match: Snapshots['match']['context'], previous: MatchSummary['logos'] | undefined) {
+  const A = logoStatusOf(match.teamA?.logo, match.logos);
+  const B = logoStatusOf(match.teamB?.logo, match.logos);
+  const same = (a: typeof A, b: typeof A) =>
+    a === b || (a?.state === b?.state && a?.src === b?.src && a?.reason === b?.reason);
+  return previous && same(previous.A, A) && same(previous.B, B) ? previous : { A, B };
 }
 
 export function vetoStatusOf(snapshots: Snapshots): VetoStatus {

@@ -93,6 +93,8 @@ const BO_FORMATS: Record<number, BoFormat> = { 1: 'bo1', 3: 'bo3', 5: 'bo5' };
 
 const upstream = (message: string) => new ServiceError('upstream_error', message);
 
+const MATCH_NOT_FOUND = 'the match does not exist there or is not public';
+
 export async function importFaceitMatch(
   matchId: string,
   context: { client: SourceClient; sources: ImportSources },
@@ -105,6 +107,7 @@ export async function importFaceitMatch(
           source: 'the FACEIT Data API',
           what: 'match',
           url: `${sources.faceitDataApiUrl}/matches/${id}`,
+          notFound: MATCH_NOT_FOUND,
           headers: { Authorization: `Bearer ${sources.faceitApiKey}` },
         }),
       )
@@ -113,6 +116,7 @@ export async function importFaceitMatch(
           source: 'FACEIT',
           what: 'match',
           url: `${sources.faceitUrl}/api/match/v2/match/${id}`,
+          notFound: MATCH_NOT_FOUND,
         }),
       );
   // Checked before the history is loaded: a room that is still voting costs one request, not two.
@@ -124,6 +128,7 @@ export async function importFaceitMatch(
       source: 'FACEIT',
       what: 'veto history',
       url: `${sources.faceitUrl}/api/democracy/v1/match/${id}/history`,
+      notFound: MATCH_NOT_FOUND,
     }),
     matchId,
   );

@@ -13,6 +13,8 @@ export interface SourceRequest {
   source: string;
   what: string;
   url: string;
+  /** What a 404 means here, in words ("the match does not exist there or is not public"). */
+  notFound: string;
   headers?: Record<string, string>;
 }
 
@@ -21,9 +23,11 @@ export interface SourceClient {
   json(request: SourceRequest): Promise<unknown>;
   /** The HTML of a 2xx answer that is not a bot check. */
   html(request: SourceRequest): Promise<string>;
+  /** The body of a 2xx answer as it came, at most `maxBytes`, and its content type as the source named it. */
+  bytes(request: SourceRequest, accept: string, maxBytes: number): Promise<{ body: Buffer; type: string }>;
 }
 
-/** The whole-import deadline: one signal for every request of one import. */
+/** The deadline of one task (an import, a logo): one signal for every request of it. */
 export interface ImportBudget {
   signal: AbortSignal;
   dispose(): void;
@@ -35,15 +39,19 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /**
  * A signal that aborts when the budget runs out or the caller gives up. The abort reason is
  * already the ServiceError to report, so the client can tell a time-out from a cancellation.
+ * `task` names it in those messages: "the import", "the logo".
  */
-export function createImportBudget(timeoutMs: number, callerSignal?: AbortSignal): ImportBudget {
+export function createImportBudget(
+  task: string,
+  timeoutMs: number,
+  callerSignal?: AbortSignal,
+): ImportBudget {
   const controller = new AbortController();
   const seconds = Number((timeoutMs / 1000).toFixed(1));
   const timer = setTimeout(() => {
-    controller.abort(new ServiceError('upstream_timeout', `the import did not finish within ${seconds} s`));
+    controller.abort(new ServiceError('upstream_timeout', `${task} did not finish within ${seconds} s`));
   }, timeoutMs);
-  const onCallerAbort = () =>
-    controller.abort(new ServiceError('upstream_error', 'the import was cancelled'));
+  const onCallerAbort = () => controller.abort(new ServiceError('upstream_error', `${task} was cancelled`));
   if (callerSignal?.aborted) onCallerAbort();
   else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
   return {
@@ -64,17 +72,21 @@ export function createSourceClient(options: { signal: AbortSignal; userAgent?: s
   const { signal } = options;
   const userAgent = options.userAgent ?? defaultUserAgent();
 
-  async function load(request: SourceRequest, accept: string): Promise<{ response: Response; body: string }> {
+  async function load(
+    request: SourceRequest,
+    accept: string,
+    maxBytes = MAX_BODY_BYTES,
+  ): Promise<{ response: Response; body: Buffer }> {
     if (signal.aborted) throw abortError(signal, request);
     let response: Response;
-    let body: string;
+    let body: Buffer;
     try {
       response = await fetch(request.url, {
         headers: { 'User-Agent': userAgent, Accept: accept, ...request.headers },
         redirect: 'follow',
         signal,
       });
-      body = await readBody(response, request);
+      body = await readBody(response, request, maxBytes);
     } catch (error) {
       // fetch rejects with the abort reason itself, so the budget is checked before anything else.
       if (signal.aborted) throw abortError(signal, request);
@@ -97,7 +109,7 @@ export function createSourceClient(options: { signal: AbortSignal; userAgent?: s
     async json(request) {
       const { response, body } = await load(request, 'application/json');
       try {
-        return JSON.parse(body) as unknown;
+        return JSON.parse(body.toString('utf8')) as unknown;
       } catch {
         const type = response.headers.get('content-type') ?? 'no content type';
         throw new ServiceError(
@@ -108,28 +120,36 @@ export function createSourceClient(options: { signal: AbortSignal; userAgent?: s
     },
     async html(request) {
       const { body } = await load(request, 'text/html,application/xhtml+xml');
-      return body;
+      return body.toString('utf8');
+    },
+    async bytes(request, accept, maxBytes) {
+      const { response, body } = await load(request, accept, maxBytes);
+      return { body, type: response.headers.get('content-type') ?? '' };
     },
   };
 }
 
-async function readBody(response: Response, request: SourceRequest): Promise<string> {
-  if (response.body === null) return '';
+async function readBody(response: Response, request: SourceRequest, maxBytes: number): Promise<Buffer> {
+  if (response.body === null) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of response.body) {
     size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await response.body.cancel().catch(() => undefined);
       throw new ServiceError(
         'upstream_error',
-        `${request.source} answered the ${request.what} request with more than ${MAX_BODY_BYTES / 1024 / 1024} MB`,
+        `${request.source} answered the ${request.what} request with more than ${sizeInWords(maxBytes)}`,
       );
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
+
+/** 8 MB, 2 MiB: a limit as the messages write it. */
+const sizeInWords = (bytes: number) =>
+  bytes % (1024 * 1024) === 0 && bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MB` : `${bytes} bytes`;
 
 function abortError(signal: AbortSignal, request: SourceRequest): ServiceError {
   const reason: unknown = signal.reason;
@@ -179,7 +199,7 @@ function errorCode(error: unknown): string | undefined {
 function statusError(response: Response, request: SourceRequest): ServiceError {
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   let hint = '';
-  if (response.status === 404) hint = ': the match does not exist there or is not public';
+  if (response.status === 404) hint = `: ${request.notFound}`;
   else if (response.status === 401 || response.status === 403)
     hint = ': access was refused (check the API key)';
   else if (response.status === 429) hint = ': too many requests from this machine, try again in a minute';
@@ -194,10 +214,13 @@ function statusError(response: Response, request: SourceRequest): ServiceError {
  * A description of a bot check or block page, or null. Cloudflare marks challenges with the
  * `cf-mitigated` header; block and interstitial pages are recognised by their title and heading.
  */
-function botCheck(response: Response, body: string): string | null {
+function botCheck(response: Response, bytes: Buffer): string | null {
   const mitigated = response.headers.get('cf-mitigated');
   if (mitigated) return `a Cloudflare bot check (cf-mitigated: ${mitigated})`;
   const type = response.headers.get('content-type') ?? '';
+  // An image is never a block page: only what says it is HTML, or looks like it, is parsed.
+  if (type.startsWith('image/')) return null;
+  const body = bytes.toString('utf8');
   if (!type.includes('html') && !body.trimStart().startsWith('<')) return null;
   const $ = load(body);
   const title = $('title').first().text().trim();

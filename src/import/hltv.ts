@@ -25,7 +25,12 @@ export async function importHltvMatch(
   context: { client: SourceClient; sources: ImportSources },
 ): Promise<ImportedVeto> {
   const url = `${context.sources.hltvUrl}${target.path}`;
-  const html = await context.client.html({ source: 'HLTV', what: 'match page', url });
+  const html = await context.client.html({
+    source: 'HLTV',
+    what: 'match page',
+    url,
+    notFound: 'the match does not exist there or is not public',
+  });
   return parseHltvMatchPage(html, target.matchId, url);
 }
 

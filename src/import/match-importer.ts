@@ -53,7 +53,7 @@ export function createMatchImporter(options: MatchImporterOptions): MatchImporte
   const conflicts = new Map<string, { error: ServiceError; until: number }>();
 
   async function load(target: ImportTarget, signal?: AbortSignal): Promise<ImportedVeto> {
-    const budget = createImportBudget(timeoutMs, signal);
+    const budget = createImportBudget('the import', timeoutMs, signal);
     const client = createSourceClient(
       userAgent === undefined ? { signal: budget.signal } : { signal: budget.signal, userAgent },
     );

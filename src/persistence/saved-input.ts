@@ -51,7 +51,9 @@ export function hudInputFrom(
       roster: saved?.host?.roster ?? [],
       mapFigures: saved?.host?.mapFigures ?? null,
     },
-    match: saved?.match ? { teamASide: MATCH_DEFAULTS.teamASide, ...saved.match } : MATCH_DEFAULTS,
+    match: saved?.match
+      ? { teamASide: MATCH_DEFAULTS.teamASide, logos: MATCH_DEFAULTS.logos, ...saved.match }
+      : MATCH_DEFAULTS,
     vetoSession: saved?.vetoSession ?? { session: null },
     vetoReveal: saved?.vetoReveal ? { beforeSession: null, ...saved.vetoReveal } : REVEAL_DEFAULTS,
     sceneWindow: saved?.sceneWindow ?? { scene: null },

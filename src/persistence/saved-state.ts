@@ -19,6 +19,7 @@ import { ProductionSchema } from '../protocol/answers.ts';
 import { GameSideSchema } from '../protocol/game.ts';
 import {
   BoFormatSchema,
+  LogoStatusSchema,
   ObserverModeSchema,
   SceneSchema,
   SideSchema,
@@ -62,6 +63,8 @@ const Match = Type.Composite([
     beforeSession: Type.Union([SeriesSetup, Type.Null()]),
     // Absent in files from before game data: team A on CT.
     teamASide: Type.Optional(GameSideSchema),
+    // Absent in files from before the logos were fetched: none known (each in use is fetched).
+    logos: Type.Optional(Type.Record(Type.String(), LogoStatusSchema)),
   }),
 ]);
 

@@ -12,6 +12,7 @@ import { OBS_REASONS } from '../../machines/vocabulary.ts';
 import { GameSideSchema } from './game.ts';
 import {
   BoFormatSchema,
+  LogoStatusSchema,
   ObserverModeSchema,
   OneOf,
   PositionSchema,
@@ -129,6 +130,10 @@ export const MatchSummarySchema = Type.Object(
     boFormat: Type.Union([BoFormatSchema, Type.Null()]),
     teamA: Type.Union([TeamSchema, Type.Null()]),
     teamB: Type.Union([TeamSchema, Type.Null()]),
+    logos: Type.Object(
+      { A: Type.Union([LogoStatusSchema, Type.Null()]), B: Type.Union([LogoStatusSchema, Type.Null()]) },
+      { description: 'Each team logo as the pages show it; null without a logo (not in the spec)' },
+    ),
     maps: Type.Array(MapViewSchema),
     seriesScore: Type.Object({ a: Type.Integer({ minimum: 0 }), b: Type.Integer({ minimum: 0 }) }),
     veto: Type.Union([

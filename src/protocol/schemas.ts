@@ -2,6 +2,7 @@
 import type { TLiteral, TUnion } from '@sinclair/typebox';
 import { FormatRegistry, Type } from '@sinclair/typebox';
 import { ACTIVE_DUTY_AS_OF, ACTIVE_DUTY_POOL } from '../../machines/map-names.ts';
+import { LOGO_STATES, TAG_LENGTH } from '../../machines/team-logo.ts';
 import { BO_FORMATS, POOL_SIZE, STEP_TYPES } from '../../machines/veto-rules.ts';
 import {
   OBSERVER_MODES,
@@ -10,8 +11,14 @@ import {
   STATS_PROVIDERS,
   TEAM_FORMATS,
 } from '../../machines/vocabulary.ts';
+import { MEDIA_ID_PATTERN, MEDIA_PATH } from './media.ts';
 
+const MEDIA_ADDRESS = new RegExp(`^${MEDIA_PATH}/${MEDIA_ID_PATTERN}$`);
+
+// A logo's address: http(s) and data URLs, and (an addition to the spec) an uploaded image's
+// address on the application server, /media/<id> (docs/api.md, "Team").
 FormatRegistry.Set('url', (value) => {
+  if (MEDIA_ADDRESS.test(value)) return true;
   try {
     return ['http:', 'https:', 'data:'].includes(new URL(value).protocol);
   } catch {
@@ -41,8 +48,38 @@ export const TeamSchema = Type.Object(
       description: 'Team name, at most 64 characters',
     }),
     logo: Type.Optional(
-      Type.String({ format: 'url', maxLength: 2048, description: 'Logo URL (http, https or data)' }),
+      Type.String({
+        format: 'url',
+        maxLength: 2048,
+        description:
+          'Logo: an http(s) URL (the server fetches it once and the pages show its copy), a data URL, or an uploaded image /media/<id>',
+      }),
     ),
+    tag: Type.Optional(
+      Type.String({
+        minLength: TAG_LENGTH.min,
+        maxLength: TAG_LENGTH.max,
+        pattern: '\\S',
+        description: `Short tag shown where the name does not fit (NAVI, G2), ${TAG_LENGTH.min} to ${TAG_LENGTH.max} characters`,
+      }),
+    ),
+  },
+  strict,
+);
+
+/** What the server holds of a team's logo, and what its pages load (not in the spec; docs/api.md). */
+export const LogoStatusSchema = Type.Object(
+  {
+    state: OneOf(LOGO_STATES, {
+      description:
+        'fetching: the server is loading it (the pages show the initials); stored: the pages load src; failed: reason says why (the pages show the initials)',
+    }),
+    src: Type.Optional(
+      Type.String({
+        description: 'What the pages load: /media/<id> on the application server, or the data URL',
+      }),
+    ),
+    reason: Type.Optional(Type.String({ description: 'Why the logo could not be stored' })),
   },
   strict,
 );

@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox';
 import { ACTIVE_DUTY_AS_OF, ACTIVE_DUTY_POOL, FULL_MAP_NAME } from '../../machines/map-names.ts';
 import { POOL_SIZE } from '../../machines/veto-rules.ts';
 import { SlotNumberingSchema } from './game.ts';
+import { MEDIA_ID_PATTERN } from './media.ts';
 import { MapNameSchema, strict } from './schemas.ts';
 
 export const ObsSettingsSchema = Type.Object({
@@ -28,7 +29,7 @@ export const AutomationSettingsSchema = Type.Object({
 
 /** An image the operator uploaded: its file in the data directory's media folder, served at /media/<id>. */
 export const MediaIdSchema = Type.String({
-  pattern: '^[0-9a-f]{32}\\.(png|jpg|webp|gif)$',
+  pattern: `^${MEDIA_ID_PATTERN}$`,
   description: 'An uploaded image (POST /api/panel/media), served at /media/<id>',
 });
 

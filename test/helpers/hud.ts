@@ -87,7 +87,8 @@ export async function panelApi(server: RunningServer) {
 
 /**
  * Team logos for the screenshots: drawn in Chromium, uploaded like any image, and given to set_teams
- * as their address on the application server (any http, https or data URL works the same).
+ * as the upload's address, /media/<id>, which the pages load at once (an http(s) logo is shown once
+ * the server has fetched it: test/app-server/team-logos.test.ts).
  */
 export async function teamLogos(server: RunningServer, page: Page): Promise<void> {
   const { makeLogo } = await import('./media.ts');
@@ -95,7 +96,7 @@ export async function teamLogos(server: RunningServer, page: Page): Promise<void
   const logo = async (text: string, colour: string) => {
     const image = await makeLogo(page, { text, colour, width: 256, height: 256, round: true });
     const answer = await api.upload(image);
-    return `${server.applicationUrl}${answer.body.media.url as string}`;
+    return answer.body.media.url as string;
   };
   const answer = await command(server, 'set_teams', {
     teamA: { ...TEAMS.teamA, logo: await logo('NAVI', '#f2c12e') },

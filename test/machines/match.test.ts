@@ -4,6 +4,7 @@ import { createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import type { MatchEvent, MatchInput, SeriesMap } from '../../machines/match.machine.ts';
 import { explainMapResult, MATCH_DEFAULTS, matchMachine } from '../../machines/match.machine.ts';
+import { logoFetchId } from '../../machines/team-logo.ts';
 import type { BoFormat, Side, Team, VetoStep } from '../../machines/veto-rules.ts';
 import {
   listedAndHandled,
@@ -19,6 +20,7 @@ const ALPHA = { name: 'Alpha' };
 const BRAVO = { name: 'Bravo', logo: 'https://example.org/bravo.png' };
 const NAVI = { name: 'Navi' };
 const VITALITY = { name: 'Vitality' };
+const CHARLIE = { name: 'Charlie', logo: 'http://127.0.0.1:9/charlie.svg' };
 
 const BO1_STEPS: VetoStep[] = [
   { type: 'ban', team: 'A', map: 'de_mirage' },
@@ -62,6 +64,26 @@ const LABEL_EVENTS: MatchEvent[] = [
   { type: 'match.teamFormat.set', format: '2v2' },
 ];
 
+/**
+ * The team logos: teams with and without http(s) logos coming and going (set_teams, a session and
+ * its cancel, reset_veto) while their fetches report back, in time or too late.
+ */
+const LOGO_EVENTS: MatchEvent[] = [
+  { type: 'match.teams.set', teamA: NAVI, teamB: BRAVO },
+  { type: 'match.teams.set', teamA: CHARLIE, teamB: NAVI },
+  {
+    type: 'match.veto.sessionStarted',
+    teamA: ALPHA,
+    teamB: CHARLIE,
+    boFormat: 'bo1',
+    replacesUnfinished: false,
+  },
+  { type: 'match.veto.sessionCancelled' },
+  { type: 'match.logo.stored', logo: BRAVO.logo, src: '/media/0123456789abcdef0123456789abcdef.png' },
+  { type: 'match.logo.failed', logo: BRAVO.logo, reason: 'the logo server answered 404 Not Found' },
+  { type: 'match.logo.failed', logo: CHARLIE.logo, reason: 'the connection was refused' },
+];
+
 /** The sides: the operator's swap (and the game's half time), and the side the game data names. */
 const SIDE_EVENTS: MatchEvent[] = [
   { type: 'match.sides.swap' },
@@ -93,6 +115,10 @@ function describeModelEvent(event: MatchEvent): string {
       return 'swap_sides';
     case 'match.sides.set':
       return `team A on ${event.teamASide}`;
+    case 'match.logo.stored':
+      return `logo stored ${event.logo}`;
+    case 'match.logo.failed':
+      return `logo failed ${event.logo}`;
   }
 }
 
@@ -101,6 +127,47 @@ function describeModelEvent(event: MatchEvent): string {
  * the machine. A map that stays at the same place in a new veto keeps its result.
  */
 function specMatch(before: MatchInput, event: MatchEvent): MatchInput {
+  const after = specSeries(before, event);
+  switch (event.type) {
+    case 'match.logo.stored':
+    case 'match.logo.failed': {
+      if (before.logos[event.logo]?.state !== 'fetching') return before;
+      const status =
+        event.type === 'match.logo.stored'
+          ? { state: 'stored' as const, src: event.src }
+          : { state: 'failed' as const, reason: event.reason };
+      return { ...before, logos: { ...before.logos, [event.logo]: status } };
+    }
+    case 'match.teams.set':
+    case 'match.veto.sessionStarted':
+    case 'match.veto.apply':
+      return { ...after, logos: specLogos(after, before, [event.teamA?.logo, event.teamB?.logo]) };
+    case 'match.veto.reset':
+    case 'match.veto.sessionCancelled':
+      return { ...after, logos: specLogos(after, before, []) };
+    default:
+      return after;
+  }
+}
+
+/**
+ * The logo statuses after a change of the teams: one for each http(s) logo of a team the match
+ * holds (on air or kept for veto_cancel); a known one keeps its status unless it failed and was just
+ * sent again, a new one is fetched.
+ */
+function specLogos(after: MatchInput, before: MatchInput, sent: (string | undefined)[]): MatchInput['logos'] {
+  const held = [after.teamA, after.teamB, after.beforeSession?.teamA, after.beforeSession?.teamB];
+  const logos: Record<string, MatchInput['logos'][string]> = {};
+  for (const logo of held.map((team) => team?.logo)) {
+    if (!logo?.startsWith('https://') && !logo?.startsWith('http://')) continue;
+    const known = before.logos[logo];
+    logos[logo] = known && !(known.state === 'failed' && sent.includes(logo)) ? known : { state: 'fetching' };
+  }
+  return logos;
+}
+
+/** The series part of the match after an event. */
+function specSeries(before: MatchInput, event: MatchEvent): MatchInput {
   // Between the same two teams (by name) a map keeps its result; a new pairing starts from 0-0.
   const samePair = (a: Pick<MatchInput, 'teamA' | 'teamB'>, b: Pick<MatchInput, 'teamA' | 'teamB'>) =>
     a.teamA?.name === b.teamA?.name && a.teamB?.name === b.teamB?.name;
@@ -142,14 +209,14 @@ function specMatch(before: MatchInput, event: MatchEvent): MatchInput {
       return { ...before, maps };
     }
     case 'match.veto.sessionStarted': {
-      const { eventName: _e, teamFormat: _t, teamASide: _s, beforeSession, ...setup } = before;
+      const { eventName: _e, teamFormat: _t, teamASide: _s, logos: _l, beforeSession, ...setup } = before;
       // A finished session that is replaced is what the HUD showed: it becomes the one to restore.
       const kept = (event.replacesUnfinished ? beforeSession : null) ?? setup;
       return {
         ...before,
         beforeSession: kept,
-        teamA: event.teamA,
-        teamB: event.teamB,
+        teamA: withTag(event.teamA, before.teamA) ?? event.teamA,
+        teamB: withTag(event.teamB, before.teamB) ?? event.teamB,
         boFormat: event.boFormat,
         veto: [],
         maps: kept.maps,
@@ -178,8 +245,9 @@ function specMatch(before: MatchInput, event: MatchEvent): MatchInput {
           samePair({ teamA: event.teamA ?? before.teamA, teamB: event.teamB ?? before.teamB }, before),
         ),
         boFormat: event.boFormat,
-        teamA: event.teamA ?? before.teamA,
-        teamB: event.teamB ?? before.teamB,
+        // A team of the same name keeps the tag it had.
+        teamA: withTag(event.teamA, before.teamA) ?? before.teamA,
+        teamB: withTag(event.teamB, before.teamB) ?? before.teamB,
         beforeSession: null,
       };
     case 'match.veto.reset':
@@ -189,7 +257,15 @@ function specMatch(before: MatchInput, event: MatchEvent): MatchInput {
       return { ...before, teamASide: before.teamASide === 'CT' ? 'T' : 'CT' };
     case 'match.sides.set':
       return { ...before, teamASide: event.teamASide };
+    default:
+      return before;
   }
+}
+
+function withTag(team: Team | undefined, current: Team | null): Team | undefined {
+  if (!team || team.tag !== undefined || current?.tag === undefined || team.name !== current.name)
+    return team;
+  return { ...team, tag: current.tag };
 }
 
 /** The parts of the match a veto session replaces and veto_cancel restores. */
@@ -259,6 +335,11 @@ function walkAll(
             expect(actual.value).toEqual(expected.value);
             expect(actual.context).toEqual(expected.context);
             const { context } = actual;
+            // One fetch runs for each logo being fetched, and none for any other.
+            const fetching = Object.keys(context.logos).filter(
+              (logo) => context.logos[logo]?.state === 'fetching',
+            );
+            expect(Object.keys(actual.children).sort()).toEqual(fetching.map(logoFetchId).sort());
             // A live session is exactly a match that keeps a setup to restore.
             expect(actual.matches('vetoLive')).toBe(context.beforeSession !== null);
             // The series maps are the picks and the decider of the veto once it is complete.
@@ -305,6 +386,15 @@ walkAll('event name and team format', LABEL_EVENTS, (paths) => {
     ),
   );
   expect(labels.size).toBe(2 * 3);
+});
+
+walkAll('team logos', LOGO_EVENTS, (paths) => {
+  const statuses = new Set(
+    paths.flatMap((path) =>
+      path.steps.flatMap((step) => Object.values(step.state.context.logos).map((status) => status.state)),
+    ),
+  );
+  expect(statuses).toEqual(new Set(['fetching', 'stored', 'failed']));
 });
 
 walkAll('sides', SIDE_EVENTS, (paths) => {
@@ -415,5 +505,91 @@ describe('matchMachine, refusals', () => {
     // The finished session was shown as any veto: nothing is left to cancel.
     expect(restored.beforeSession).toBeNull();
     expect(match.getSnapshot().matches('standing')).toBe(true);
+  });
+});
+
+describe('matchMachine, team logos and tags', () => {
+  const stored = {
+    type: 'match.logo.stored',
+    logo: BRAVO.logo,
+    src: '/media/0123456789abcdef0123456789abcdef.png',
+  } as const;
+  const failed = { type: 'match.logo.failed', logo: BRAVO.logo, reason: 'refused' } as const;
+  const children = (match: ReturnType<typeof startMatch>) => Object.keys(match.getSnapshot().children);
+
+  it('a stored logo stays stored through a swap: nothing is fetched again', () => {
+    const match = startMatch();
+    match.send({ type: 'match.teams.set', teamA: NAVI, teamB: BRAVO });
+    expect(children(match)).toEqual([logoFetchId(BRAVO.logo)]);
+    match.send(stored);
+    expect(children(match)).toEqual([]);
+    match.send({ type: 'match.teams.set', teamA: BRAVO, teamB: NAVI });
+    expect(match.getSnapshot().context.logos).toEqual({ [BRAVO.logo]: { state: 'stored', src: stored.src } });
+    expect(children(match)).toEqual([]);
+  });
+
+  it('a failed logo is fetched again when set_teams sends it again, not when a session is cancelled', () => {
+    const match = startMatch();
+    match.send({ type: 'match.teams.set', teamA: NAVI, teamB: BRAVO });
+    match.send(failed);
+    expect(match.getSnapshot().context.logos[BRAVO.logo]).toEqual({ state: 'failed', reason: 'refused' });
+    match.send({
+      type: 'match.veto.sessionStarted',
+      teamA: ALPHA,
+      teamB: VITALITY,
+      boFormat: 'bo1',
+      replacesUnfinished: false,
+    });
+    match.send({ type: 'match.veto.sessionCancelled' });
+    expect(match.getSnapshot().context.logos[BRAVO.logo]?.state).toBe('failed');
+    expect(children(match)).toEqual([]);
+    match.send({ type: 'match.teams.set', teamA: NAVI, teamB: BRAVO });
+    expect(match.getSnapshot().context.logos[BRAVO.logo]).toEqual({ state: 'fetching' });
+    expect(children(match)).toEqual([logoFetchId(BRAVO.logo)]);
+  });
+
+  it('a report for a logo no longer in use changes nothing, and its fetch was stopped', () => {
+    const match = startMatch();
+    match.send({ type: 'match.teams.set', teamA: NAVI, teamB: BRAVO });
+    match.send({ type: 'match.teams.set', teamA: NAVI, teamB: VITALITY });
+    expect(children(match)).toEqual([]);
+    expect(match.getSnapshot().context.logos).toEqual({});
+    const before = match.getSnapshot();
+    match.send(stored);
+    expect(match.getSnapshot()).toBe(before);
+  });
+
+  it('at start, a saved logo still fetching and a logo the saved state has no status for are fetched', () => {
+    const match = startMatch({
+      ...structuredClone(MATCH_DEFAULTS),
+      teamA: BRAVO,
+      teamB: CHARLIE,
+      logos: { [BRAVO.logo]: { state: 'fetching' } },
+    });
+    expect(match.getSnapshot().context.logos).toEqual({
+      [BRAVO.logo]: { state: 'fetching' },
+      [CHARLIE.logo]: { state: 'fetching' },
+    });
+    expect(children(match).sort()).toEqual([logoFetchId(BRAVO.logo), logoFetchId(CHARLIE.logo)].sort());
+  });
+
+  it('a veto session, veto_set or an import keeps the tag of a team of the same name; set_teams sets exactly what it is sent', () => {
+    const match = startMatch();
+    match.send({ type: 'match.teams.set', teamA: { ...NAVI, tag: 'NAVI' }, teamB: VITALITY });
+    match.send(started(NAVI, VITALITY, 'bo3', false));
+    expect(match.getSnapshot().context.teamA).toEqual({ name: 'Navi', tag: 'NAVI' });
+    match.send({ type: 'match.veto.apply', steps: BO3_STEPS, boFormat: 'bo3', teamA: NAVI, teamB: VITALITY });
+    expect(match.getSnapshot().context.teamA).toEqual({ name: 'Navi', tag: 'NAVI' });
+    match.send({
+      type: 'match.veto.apply',
+      steps: BO3_STEPS,
+      boFormat: 'bo3',
+      teamA: ALPHA,
+      teamB: VITALITY,
+    });
+    expect(match.getSnapshot().context.teamA).toEqual(ALPHA);
+    match.send({ type: 'match.teams.set', teamA: { ...ALPHA, tag: 'ALP' }, teamB: VITALITY });
+    match.send({ type: 'match.teams.set', teamA: ALPHA, teamB: VITALITY });
+    expect(match.getSnapshot().context.teamA).toEqual(ALPHA);
   });
 });

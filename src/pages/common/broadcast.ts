@@ -5,6 +5,7 @@
  */
 import { computed } from '@preact/signals';
 import { mapLabel } from '../../../machines/map-names.ts';
+import { derivedTag } from '../../../machines/team-logo.ts';
 import type { MapView, MatchSummary } from '../../protocol/index.ts';
 import { match, presets, state } from './store.ts';
 
@@ -28,6 +29,12 @@ export const activePreset = computed(() => {
 export interface TeamView {
   side: Side;
   name: string;
+  /** The team's tag, or a short form of its name (derivedTag: NV, FAZE, ASTR) when it has none. */
+  tag: string;
+  /**
+   * What the page loads for the logo: the server's stored copy, an upload or a data URL; null while
+   * the server fetches it, when it could not, and without a logo (the initials tile shows then).
+   */
   logo: string | null;
   /** Maps won in the series. */
   seriesScore: number;
@@ -35,10 +42,13 @@ export interface TeamView {
 
 export function teamOf(summary: MatchSummary | null, side: Side): TeamView {
   const team = side === 'A' ? summary?.teamA : summary?.teamB;
+  const name = team?.name ?? `Team ${side}`;
+  const logo = summary?.logos[side];
   return {
     side,
-    name: team?.name ?? `Team ${side}`,
-    logo: team?.logo ?? null,
+    name,
+    tag: team?.tag ?? derivedTag(name),
+    logo: logo?.state === 'stored' ? (logo.src ?? null) : null,
     seriesScore: side === 'A' ? (summary?.seriesScore.a ?? 0) : (summary?.seriesScore.b ?? 0),
   };
 }

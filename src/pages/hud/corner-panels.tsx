@@ -10,6 +10,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { Position } from '../../../machines/vocabulary.ts';
 import { mediaUrl } from '../../protocol/media.ts';
+import { SafeImage } from '../common/safe-image.tsx';
 import { branding, match, production } from '../common/store.ts';
 import { gameOn } from './live.ts';
 import { statsOnAirTeam } from './stats-panel.tsx';
@@ -56,7 +57,7 @@ export function SponsorPanel() {
       <span class="corner__kicker">Presented by</span>
       <div class="sponsor__frame">
         {sponsors.map((sponsor, i) => (
-          <img
+          <SafeImage
             key={sponsor.image}
             class="sponsor__image"
             data-sponsor={i}
@@ -85,7 +86,7 @@ export function BadgePanel() {
       data-position={position}
       data-yield={yields ? 'stats' : undefined}
     >
-      {logo ? <img class="badge__logo" src={mediaUrl(logo)} alt="" /> : null}
+      {logo ? <SafeImage class="badge__logo" src={mediaUrl(logo)} alt="" /> : null}
       {name ? <span class="badge__name">{name}</span> : null}
     </aside>
   );

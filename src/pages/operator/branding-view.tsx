@@ -16,6 +16,7 @@ import {
   RADAR_MEDIA_PATH,
 } from '../../protocol/media.ts';
 import { gameLive } from '../common/game-store.ts';
+import { SafeImage } from '../common/safe-image.tsx';
 import type { PanelStatus } from '../common/store.ts';
 import { panelStatus, state } from '../common/store.ts';
 import { api, readBase64, request } from './api.ts';
@@ -79,7 +80,7 @@ export function BrandingCard() {
     <Card title="Event logo and sponsors" hook="branding">
       <div class="branding-row">
         {branding.eventLogo ? (
-          <img class="thumb" src={mediaUrl(branding.eventLogo)} alt="Event logo" data-event-logo />
+          <SafeImage class="thumb" src={mediaUrl(branding.eventLogo)} alt="Event logo" data-event-logo />
         ) : (
           <p class="muted small">No event logo: the badge shows the event name.</p>
         )}
@@ -104,7 +105,7 @@ export function BrandingCard() {
       <ul class="sponsor-list">
         {branding.sponsors.map((sponsor, i) => (
           <li key={sponsor.image} data-sponsor-row={i}>
-            <img class="thumb" src={mediaUrl(sponsor.image)} alt={sponsor.name} />
+            <SafeImage class="thumb" src={mediaUrl(sponsor.image)} alt={sponsor.name} />
             <span>{sponsor.name || 'Sponsor'}</span>
             <button
               type="button"
@@ -164,7 +165,9 @@ export function TalentsCard() {
       <ol class="talent-list">
         {draft.value.map((talent, i) => (
           <li key={i} data-talent-row={i}>
-            {talent.photo ? <img class="thumb thumb--round" src={mediaUrl(talent.photo)} alt="" /> : null}
+            {talent.photo ? (
+              <SafeImage class="thumb thumb--round" src={mediaUrl(talent.photo)} alt="" />
+            ) : null}
             <Field label="Name">
               <input
                 value={talent.name}
@@ -382,7 +385,7 @@ function RadarMapRow(props: {
   return (
     <li data-radar-map-row={map} data-radar-image-set={String(set !== undefined)} style={ROW}>
       {set ? (
-        <img class="thumb" style={SQUARE} src={mediaUrl(set.image)} alt={`${label} overview`} />
+        <SafeImage class="thumb" style={SQUARE} src={mediaUrl(set.image)} alt={`${label} overview`} />
       ) : (
         <span class="thumb" style={SQUARE} aria-hidden="true" />
       )}

@@ -1,59 +1,177 @@
-/** Match: teams, event name, formats, the series maps with their results, reset. */
+/** Match: teams (names, tags, logos), event name, formats, the series maps with their results, reset. */
+import { useSignal } from '@preact/signals';
+import type { LogoStatus } from '../../../machines/team-logo.ts';
+import { derivedTag, TAG_LENGTH } from '../../../machines/team-logo.ts';
 import type { MapView, MatchSummary } from '../../protocol/index.ts';
-import { BoFormatSchema, TeamFormatSchema } from '../../protocol/index.ts';
+import { BoFormatSchema, IMAGE_TYPES, TeamFormatSchema } from '../../protocol/index.ts';
+import { initialsOf } from '../common/broadcast.ts';
+import { SafeImage } from '../common/safe-image.tsx';
 import { match } from '../common/store.ts';
+import { api } from './api.ts';
 import { Card, ConfirmButton, ErrorText, Field, literals, useCommand, useDraft } from './ui.tsx';
 
 const BO_FORMATS = literals(BoFormatSchema);
 const TEAM_FORMATS = literals(TeamFormatSchema);
+const LOGO_FILES = IMAGE_TYPES.map((image) => image.type).join(',');
 
-function teamPayload(name: string, logo: string) {
-  return { name: name.trim(), ...(logo.trim() ? { logo: logo.trim() } : {}) };
+type Side = 'A' | 'B';
+interface TeamDraft {
+  name: string;
+  tag: string;
+  logo: string;
+}
+
+const draftOf = (team: MatchSummary['teamA']): TeamDraft => ({
+  name: team?.name ?? '',
+  tag: team?.tag ?? '',
+  logo: team?.logo ?? '',
+});
+
+/** The Team a draft sends: blank tag and logo are left out. */
+function teamPayload(draft: TeamDraft) {
+  const tag = draft.tag.trim();
+  const logo = draft.logo.trim();
+  return { name: draft.name.trim(), ...(tag ? { tag } : {}), ...(logo ? { logo } : {}) };
+}
+
+/** What the server holds of the saved logo, in words for the operator (docs/operator-app.md). */
+function logoWords(logo: string, status: LogoStatus | null): string {
+  if (!status) return 'No logo: the HUD shows the initials.';
+  if (status.state === 'fetching') return 'Fetching the logo… the HUD shows the initials until it is stored.';
+  if (status.state === 'failed') {
+    return `Not stored: ${status.reason ?? 'the logo could not be loaded'}. The HUD shows the initials; save the teams to try again.`;
+  }
+  if (logo.startsWith('/media/')) return 'Uploaded: the HUD shows it.';
+  if (logo.startsWith('data:')) return 'Inline image (data URL): the HUD shows it.';
+  return 'Stored on this server: the HUD shows this copy, also offline.';
+}
+
+function TeamFields(props: {
+  side: Side;
+  draft: TeamDraft;
+  saved: MatchSummary['teamA'];
+  status: LogoStatus | null;
+  set: (changes: Partial<TeamDraft>) => void;
+  onUploadError: (message: string) => void;
+}) {
+  const { side, draft, saved, status, set } = props;
+  const label = `Team ${side}`;
+  const pending = draft.logo.trim() !== (saved?.logo ?? '');
+  // The preview is what the HUD would load: the stored copy of the saved logo, or a fresh upload.
+  const preview = pending
+    ? draft.logo.startsWith('/media/')
+      ? draft.logo
+      : null
+    : status?.state === 'stored'
+      ? (status.src ?? null)
+      : null;
+  const initials = (
+    <span class="thumb thumb--initials" aria-hidden="true">
+      {initialsOf(draft.name || label)}
+    </span>
+  );
+  return (
+    <fieldset class="team" data-team={side}>
+      <legend>{label}</legend>
+      <div class="row">
+        <Field label={`${label} name`} wide>
+          <input
+            value={draft.name}
+            maxLength={64}
+            required
+            onInput={(e) => set({ name: e.currentTarget.value })}
+          />
+        </Field>
+        <Field label={`${label} tag`}>
+          <input
+            class="tag"
+            value={draft.tag}
+            maxLength={TAG_LENGTH.max}
+            placeholder={draft.name.trim() ? derivedTag(draft.name) : 'NAVI'}
+            onInput={(e) => set({ tag: e.currentTarget.value })}
+          />
+        </Field>
+      </div>
+      <Field label={`${label} logo URL`}>
+        <input
+          type="text"
+          inputMode="url"
+          placeholder="https://… or upload a file"
+          value={draft.logo}
+          onInput={(e) => set({ logo: e.currentTarget.value })}
+        />
+      </Field>
+      <div class="team-logo" data-logo-status={pending ? 'unsaved' : (status?.state ?? 'none')}>
+        {preview ? (
+          <SafeImage class="thumb" src={preview} alt={`${label} logo`} fallback={initials} />
+        ) : (
+          initials
+        )}
+        <Field label={`${label} logo file`}>
+          <input
+            type="file"
+            accept={LOGO_FILES}
+            data-upload={`team-${side}-logo`}
+            onChange={async (event) => {
+              const input = event.currentTarget;
+              const file = input.files?.[0];
+              if (!file) return;
+              const answer = await api.uploadImage(file);
+              input.value = '';
+              if (answer.ok) set({ logo: answer.media.url });
+              else props.onUploadError(answer.message);
+            }}
+          />
+        </Field>
+        <p
+          class={
+            status?.state === 'failed' && !pending
+              ? 'small logo-status logo-status--failed'
+              : 'small muted logo-status'
+          }
+        >
+          {pending ? 'Save the teams to use this logo.' : logoWords(draft.logo, status)}
+        </p>
+      </div>
+    </fieldset>
+  );
 }
 
 function Teams({ summary }: { summary: MatchSummary }) {
   const draft = useDraft({
-    aName: summary.teamA?.name ?? '',
-    aLogo: summary.teamA?.logo ?? '',
-    bName: summary.teamB?.name ?? '',
-    bLogo: summary.teamB?.logo ?? '',
+    A: draftOf(summary.teamA),
+    B: draftOf(summary.teamB),
     bo: summary.boFormat ?? '',
   });
   const save = useCommand();
   const swap = useCommand();
+  const upload = useSignal<string | null>(null);
   const d = draft.value;
-  const set = (changes: Partial<typeof d>) => {
-    draft.value = { ...draft.value, ...changes };
+  const setTeam = (side: Side) => (changes: Partial<TeamDraft>) => {
+    upload.value = null;
+    draft.value = { ...draft.value, [side]: { ...draft.value[side], ...changes } };
   };
-  const send = (aName: string, aLogo: string, bName: string, bLogo: string) =>
-    save.run('set_teams', {
-      teamA: teamPayload(aName, aLogo),
-      teamB: teamPayload(bName, bLogo),
-      ...(d.bo ? { boFormat: d.bo } : {}),
-    });
   return (
     <Card title="Teams" hook="teams" wide>
       <form
         class="teams"
         onSubmit={(event) => {
           event.preventDefault();
-          void send(d.aName, d.aLogo, d.bName, d.bLogo);
+          void save.run('set_teams', {
+            teamA: teamPayload(d.A),
+            teamB: teamPayload(d.B),
+            ...(d.bo ? { boFormat: d.bo } : {}),
+          });
         }}
       >
-        <fieldset class="team" data-team="A">
-          <legend>Team A</legend>
-          <Field label="Team A name">
-            <input
-              value={d.aName}
-              maxLength={64}
-              required
-              onInput={(e) => set({ aName: e.currentTarget.value })}
-            />
-          </Field>
-          <Field label="Team A logo URL">
-            <input type="url" value={d.aLogo} onInput={(e) => set({ aLogo: e.currentTarget.value })} />
-          </Field>
-        </fieldset>
+        <TeamFields
+          side="A"
+          draft={d.A}
+          saved={summary.teamA}
+          status={summary.logos.A}
+          set={setTeam('A')}
+          onUploadError={(message) => (upload.value = message)}
+        />
         <div class="teams__swap">
           <button
             type="button"
@@ -66,8 +184,8 @@ function Teams({ summary }: { summary: MatchSummary }) {
               const { teamA, teamB } = summary;
               if (!teamA || !teamB) return;
               void swap.run('set_teams', {
-                teamA: teamB,
-                teamB: teamA,
+                teamA: teamPayload(draftOf(teamB)),
+                teamB: teamPayload(draftOf(teamA)),
                 ...(summary.boFormat ? { boFormat: summary.boFormat } : {}),
               });
             }}
@@ -75,23 +193,17 @@ function Teams({ summary }: { summary: MatchSummary }) {
             ⇄ Swap
           </button>
         </div>
-        <fieldset class="team" data-team="B">
-          <legend>Team B</legend>
-          <Field label="Team B name">
-            <input
-              value={d.bName}
-              maxLength={64}
-              required
-              onInput={(e) => set({ bName: e.currentTarget.value })}
-            />
-          </Field>
-          <Field label="Team B logo URL">
-            <input type="url" value={d.bLogo} onInput={(e) => set({ bLogo: e.currentTarget.value })} />
-          </Field>
-        </fieldset>
+        <TeamFields
+          side="B"
+          draft={d.B}
+          saved={summary.teamB}
+          status={summary.logos.B}
+          set={setTeam('B')}
+          onUploadError={(message) => (upload.value = message)}
+        />
         <div class="row row--end teams__foot">
           <Field label="Series format">
-            <select value={d.bo} onChange={(e) => set({ bo: e.currentTarget.value })}>
+            <select value={d.bo} onChange={(e) => (draft.value = { ...d, bo: e.currentTarget.value })}>
               <option value="" disabled>
                 Not set
               </option>
@@ -104,7 +216,7 @@ function Teams({ summary }: { summary: MatchSummary }) {
             Save teams
           </button>
         </div>
-        <ErrorText message={save.error.value ?? swap.error.value} />
+        <ErrorText message={save.error.value ?? swap.error.value ?? upload.value} />
       </form>
     </Card>
   );
@@ -156,12 +268,17 @@ function EventAndFormat({ summary }: { summary: MatchSummary }) {
 }
 
 function MapRow({ entry, summary }: { entry: MapView; summary: MatchSummary }) {
-  const draft = useDraft({ scoreA: entry.scoreA, scoreB: entry.scoreB, finished: entry.finished });
+  // The scores as typed: the server refuses one outside 0 to 99 in words, nothing is clamped here.
+  const draft = useDraft({
+    scoreA: String(entry.scoreA),
+    scoreB: String(entry.scoreB),
+    finished: entry.finished,
+  });
   const save = useCommand();
   const d = draft.value;
-  const dirty = d.scoreA !== entry.scoreA || d.scoreB !== entry.scoreB || d.finished !== entry.finished;
+  const dirty =
+    d.scoreA !== String(entry.scoreA) || d.scoreB !== String(entry.scoreB) || d.finished !== entry.finished;
   const label = `Map ${entry.number}`;
-  const score = (value: string) => Math.max(0, Math.min(99, Number.parseInt(value, 10) || 0));
   return (
     <tr data-series-map={entry.number} data-finished={entry.finished} aria-label={`${label}: ${entry.label}`}>
       <th scope="row" class="num">
@@ -180,7 +297,7 @@ function MapRow({ entry, summary }: { entry: MapView; summary: MatchSummary }) {
           aria-label={`${label} score ${summary.teamA?.name ?? 'Team A'}`}
           value={d.scoreA}
           onInput={(e) => {
-            draft.value = { ...d, scoreA: score(e.currentTarget.value) };
+            draft.value = { ...d, scoreA: e.currentTarget.value };
           }}
         />
         <span class="score__sep" aria-hidden="true">
@@ -194,7 +311,7 @@ function MapRow({ entry, summary }: { entry: MapView; summary: MatchSummary }) {
           aria-label={`${label} score ${summary.teamB?.name ?? 'Team B'}`}
           value={d.scoreB}
           onInput={(e) => {
-            draft.value = { ...d, scoreB: score(e.currentTarget.value) };
+            draft.value = { ...d, scoreB: e.currentTarget.value };
           }}
         />
       </td>
@@ -219,7 +336,14 @@ function MapRow({ entry, summary }: { entry: MapView; summary: MatchSummary }) {
           class={dirty ? 'btn btn--primary btn--small' : 'btn btn--small'}
           aria-label={`Save ${label} result`}
           aria-busy={save.busy.value}
-          onClick={() => void save.run('set_map_result', { map: entry.number, ...d })}
+          onClick={() =>
+            void save.run('set_map_result', {
+              map: entry.number,
+              scoreA: d.scoreA.trim(),
+              scoreB: d.scoreB.trim(),
+              finished: d.finished,
+            })
+          }
         >
           Save
         </button>

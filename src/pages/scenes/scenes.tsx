@@ -8,6 +8,7 @@ import { mediaUrl } from '../../protocol/media.ts';
 import type { Side } from '../common/broadcast.ts';
 import { initialsOf, seriesMapHooks, teams } from '../common/broadcast.ts';
 import { FitText } from '../common/fit-text.tsx';
+import { SafeImage } from '../common/safe-image.tsx';
 import { branding, match } from '../common/store.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
 import { SPONSOR_ROTATION_MS, useRotation } from '../hud/corner-panels.tsx';
@@ -24,7 +25,7 @@ function EventLine() {
   if (!name && !logo) return null;
   return (
     <header class="scene__event">
-      {logo ? <img class="scene__event-logo" src={mediaUrl(logo)} alt="" /> : null}
+      {logo ? <SafeImage class="scene__event-logo" src={mediaUrl(logo)} alt="" /> : null}
       {name ? <span data-event-name>{name}</span> : null}
     </header>
   );
@@ -113,6 +114,10 @@ const STATUS_WORDS: Record<MapStatus, string> = {
   next: 'Up next',
   upcoming: 'Upcoming',
 };
+/** A talent without a photo, or whose photo does not load: the initials in its place. */
+const initials = (name: string) => (
+  <span class="talent__photo talent__photo--initials">{initialsOf(name)}</span>
+);
 
 export function Talents() {
   const talents = branding.value.talents;
@@ -124,9 +129,14 @@ export function Talents() {
         {talents.map((talent, i) => (
           <li key={`${talent.name}-${i}`} class="talent" data-talent={i}>
             {talent.photo ? (
-              <img class="talent__photo" src={mediaUrl(talent.photo)} alt="" />
+              <SafeImage
+                class="talent__photo"
+                src={mediaUrl(talent.photo)}
+                alt=""
+                fallback={initials(talent.name)}
+              />
             ) : (
-              <span class="talent__photo talent__photo--initials">{initialsOf(talent.name)}</span>
+              initials(talent.name)
             )}
             <span class="talent__role">{talent.role}</span>
             <span class="talent__name" data-talent-name>
@@ -149,7 +159,7 @@ export function Sponsors() {
       <h1 class="scene__title">Our partners</h1>
       <div class="sponsors__stage">
         {sponsors.map((sponsor, i) => (
-          <img
+          <SafeImage
             key={sponsor.image}
             class="sponsors__image"
             data-sponsor={i}

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server.ts';
 import { type BuildOptions, build, command, get, tempDir } from '../../helpers/build.ts';
+import { withoutLogoFetch } from '../../helpers/logos.ts';
 import {
   asMatchV2,
   type DataApiMatch,
@@ -54,6 +55,9 @@ async function serviceWith(
   const { apiKey = false, ...rest } = options;
   const source = await sourceWith(routes);
   const server = await build({
+    // The fixtures' logos are on the real CDNs: their fetch would settle later, one revision more
+    // (imported logos are fetched in test/app-server/team-logos.test.ts).
+    machine: withoutLogoFetch,
     ...rest,
     overrides: { ...rest.overrides, sources: sourcesAt(source.url) },
     ...(apiKey ? { faceitApiKey: API_KEY } : {}),
@@ -474,7 +478,7 @@ describe('an imported team within the limits of set_teams', () => {
     expect(answer.body.result.teamA).toEqual({ name: `${'A'.repeat(60)}🔥🔥` });
     const before = await observed(server);
     await server.close();
-    const again = await build({ dataDir });
+    const again = await build({ dataDir, machine: withoutLogoFetch });
     expect((await observed(again)).match).toEqual(before.match);
   });
 });

@@ -25,6 +25,7 @@ describe('match commands', () => {
       boFormat: null,
       teamA: null,
       teamB: null,
+      logos: { A: null, B: null },
       maps: [],
       seriesScore: { a: 0, b: 0 },
       veto: null,
