@@ -10,8 +10,8 @@
 
 export interface Team {
   name: string;
-  /** A short tag (NAVI, G2); not on the wire yet: read when it appears. */
-  short?: string;
+  /** Its short tag (NAVI, G2), when the operator set one. */
+  tag?: string;
 }
 
 export interface SeriesMap {

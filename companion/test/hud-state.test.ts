@@ -1,6 +1,6 @@
 /**
  * The snapshot the buttons read, kept current by events: revisions, resync, and the parts the
- * server does not send yet (the observer's link and suggestion, team short tags).
+ * server does not send yet (the observer's link and suggestion) and team short tags when none is set.
  */
 import { describe, expect, it } from 'vitest';
 import { applyEvent, applyGame, emptyGameView, type Snapshot } from '../src/hud-state.ts';
@@ -62,8 +62,8 @@ describe('parts the server does not send yet', () => {
       event(2, 'match', {
         eventName: 'Major',
         boFormat: 'bo3',
-        teamA: { name: 'Natus Vincere', short: 'NAVI' },
-        teamB: { name: 'G2 Esports', short: 'G2' },
+        teamA: { name: 'Natus Vincere', tag: 'NAVI' },
+        teamB: { name: 'G2 Esports', tag: 'G2' },
         maps: [],
         seriesScore: { a: 0, b: 0 },
       }),

@@ -166,12 +166,15 @@ describe('feedbacks', () => {
 });
 
 describe('variables', () => {
-  it('carry the team names, their tags (the names until tags exist) and the event name', async () => {
+  it('carry the team names, their tags (the names when none is set) and the event name', async () => {
     const revision = await change('set_teams', { teamA: { name: 'Team Spirit' }, teamB: { name: 'MOUZ' } });
     await host.waitForVariable('team_a_name', 'Team Spirit');
     expect(host.variables.get('revision')).toBe(revision);
     expect(host.variables.get('team_b_name')).toBe('MOUZ');
     expect(host.variables.get('team_a_short')).toBe('Team Spirit');
+    // The operator's short tag, from the server's Team (optional `tag`).
+    await change('set_teams', { teamA: { name: 'Team Spirit', tag: 'SPIRIT' }, teamB: { name: 'MOUZ' } });
+    await host.waitForVariable('team_a_short', 'SPIRIT');
     await change('set_event_name', { name: 'Budapest Major' });
     await host.waitForVariable('event_name', 'Budapest Major');
   });
