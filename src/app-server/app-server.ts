@@ -55,9 +55,9 @@ export async function buildAppServer(
   panel: PanelFeed,
 ): Promise<FastifyInstance> {
   const { access, settings, secrets, sessions } = service;
-  const app = Fastify(serverOptions(access, logger)).withTypeProvider<TypeBoxTypeProvider>();
+  const app = Fastify(serverOptions(access, logger, 'app')).withTypeProvider<TypeBoxTypeProvider>();
   useServiceSerializer(app);
-  answerConnect(access, app.server);
+  answerConnect(access, app.server, 'app');
 
   await app.register(errorEnvelopePlugin);
   await app.register(jsonBodyPlugin);

@@ -46,9 +46,9 @@ export async function buildAutomationServer(
   logger: Logger,
 ): Promise<FastifyInstance> {
   const { access, settings, secrets } = service;
-  const app = Fastify(serverOptions(access, logger)).withTypeProvider<TypeBoxTypeProvider>();
+  const app = Fastify(serverOptions(access, logger, 'http')).withTypeProvider<TypeBoxTypeProvider>();
   useServiceSerializer(app);
-  answerConnect(access, app.server);
+  answerConnect(access, app.server, 'http');
 
   await app.register(errorEnvelopePlugin);
   await app.register(jsonBodyPlugin);

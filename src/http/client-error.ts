@@ -16,6 +16,9 @@ import { ServiceError } from '../protocol/errors.ts';
 import { sendError } from './error-envelope.ts';
 import { hostRefusal, missingHost } from './host-check.ts';
 
+/** The server a failure before routing reached: the automation server (`http`) or the application server (`app`). */
+export type Transport = 'http' | 'app';
+
 /** Request line plus headers, in bytes (Node's default, written down so the docs can name it). */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -68,7 +71,7 @@ async function earlyRefusal(
 }
 
 /** Fastify's `frameworkErrors`: a path it cannot decode, before any hook has run. */
-export function frameworkErrorHandler(access: Access) {
+export function frameworkErrorHandler(access: Access, transport: Transport) {
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const socket = request.raw.socket;
     const path = pathOf(request.raw.url ?? '');
@@ -78,7 +81,7 @@ export function frameworkErrorHandler(access: Access) {
       FRAMEWORK_ERRORS[error.code]?.(path) ??
       new ServiceError('bad_request', `the request cannot be routed: ${error.message}`);
     access.recent.add({
-      transport: 'http',
+      transport,
       request: `${request.method} ${path}`,
       status: failure.status,
       error: failure.code,
@@ -142,7 +145,7 @@ function inRequestLine(error: Parameters<ClientErrorHandler>[0]): boolean {
  * Fastify's `clientErrorHandler`: Node's `clientError` event. Writes a raw HTTP/1.1 answer and
  * closes the connection: after a parse error the rest of the stream cannot be trusted.
  */
-export function clientErrorHandler(access: Access): ClientErrorHandler {
+export function clientErrorHandler(access: Access, transport: Transport): ClientErrorHandler {
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     // A time-out says nothing about the request, so every peer hears it as it is.
@@ -155,7 +158,7 @@ export function clientErrorHandler(access: Access): ClientErrorHandler {
       socket.destroy();
       return;
     }
-    answerRaw(access, socket, 'unreadable request', failure);
+    answerRaw(access, transport, socket, 'unreadable request', failure);
   };
 }
 
@@ -163,7 +166,7 @@ export function clientErrorHandler(access: Access): ClientErrorHandler {
  * Node hands a CONNECT request (a proxy's tunnel) to a `connect` listener and, without one, drops
  * the connection unanswered. This is no proxy: 501 in the envelope, after the access answer.
  */
-export function answerConnect(access: Access, server: Server): void {
+export function answerConnect(access: Access, server: Server, transport: Transport): void {
   const notAProxy = () =>
     new ServiceError(
       'not_implemented',
@@ -171,16 +174,23 @@ export function answerConnect(access: Access, server: Server): void {
     );
   server.on('connect', (request: IncomingMessage, socket: Socket) => {
     earlyRefusal(access, socket, request.headers).then(
-      (refusal) => answerRaw(access, socket, `CONNECT ${request.url ?? ''}`, refusal ?? notAProxy()),
+      (refusal) =>
+        answerRaw(access, transport, socket, `CONNECT ${request.url ?? ''}`, refusal ?? notAProxy()),
       () => socket.destroy(),
     );
   });
 }
 
 /** A whole HTTP/1.1 answer written on the socket, recorded, and the connection closed. */
-function answerRaw(access: Access, socket: Socket, request: string, failure: ServiceError): void {
+function answerRaw(
+  access: Access,
+  transport: Transport,
+  socket: Socket,
+  request: string,
+  failure: ServiceError,
+): void {
   access.recent.add({
-    transport: 'http',
+    transport,
     request,
     status: failure.status,
     error: failure.code,

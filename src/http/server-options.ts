@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Access } from '../access/access.ts';
+import type { Transport } from './client-error.ts';
 import { clientErrorHandler, frameworkErrorHandler, MAX_HEADER_BYTES } from './client-error.ts';
 import { timeoutOptions } from './connection-limits.ts';
 
@@ -9,7 +10,8 @@ import { timeoutOptions } from './connection-limits.ts';
 export const BODY_LIMIT = 64 * 1024;
 
 /** The Fastify options both servers share: limits, shutdown, and failures before routing. */
-export function serverOptions(access: Access, logger: Logger) {
+/** Which server: its failures before routing are listed under its transport (`http` or `app`). */
+export function serverOptions(access: Access, logger: Logger, transport: Transport) {
   return {
     loggerInstance: logger as FastifyBaseLogger,
     // Requests are logged once each by the access layer, not twice by Fastify.
@@ -21,8 +23,8 @@ export function serverOptions(access: Access, logger: Logger) {
     forceCloseConnections: 'idle' as const,
     routerOptions: { ignoreTrailingSlash: true },
     // Failures before routing answer in the service's envelope too (src/http/client-error.ts).
-    frameworkErrors: frameworkErrorHandler(access),
-    clientErrorHandler: clientErrorHandler(access),
+    frameworkErrors: frameworkErrorHandler(access, transport),
+    clientErrorHandler: clientErrorHandler(access, transport),
     ...timeoutOptions,
     // Node's answer to an HTTP/1.1 request without Host is a bare 400: the access hooks answer it in
     // the envelope instead (missingHost).

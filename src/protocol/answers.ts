@@ -274,5 +274,12 @@ export const RequestRecordSchema = Type.Object({
     }),
   ),
   address: Type.String({ description: 'The sender address' }),
+  id: Type.Integer({ minimum: 0, description: 'The entry: a repeated refusal updates its entry (same id)' }),
+  count: Type.Optional(
+    Type.Integer({
+      minimum: 2,
+      description: 'The same refusal from the same sender this many times in a row (time: the last)',
+    }),
+  ),
 });
 export type RequestRecord = Static<typeof RequestRecordSchema>;

@@ -4,7 +4,7 @@
  * router never saw, in GET /api/panel/requests and in the operator app's `panel.request` events.
  */
 import { describe, expect, it } from 'vitest';
-import { RecentRequests } from '../../src/access/recent-requests.ts';
+import { REPEAT_WINDOW_MS, RecentRequests } from '../../src/access/recent-requests.ts';
 import { REQUEST_MESSAGE_MAX } from '../../src/protocol/answers.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command } from '../helpers/build.ts';
@@ -38,6 +38,89 @@ describe('RecentRequests keeps messages bounded', () => {
     const kept = recent.list()[0]?.message ?? '';
     expect(kept.length).toBeLessThanOrEqual(REQUEST_MESSAGE_MAX);
     expect(kept).toBe(`${'a'.repeat(REQUEST_MESSAGE_MAX - 2)}…`);
+  });
+});
+
+describe('a refusal that repeats takes one entry', () => {
+  const wrongToken = {
+    transport: 'app',
+    request: 'POST /gsi',
+    status: 401,
+    error: 'unauthorized',
+    message: 'the frame does not carry the auth token of the installed cfg file',
+    address: '10.0.0.7',
+  } as const;
+
+  it('counts on its entry while it comes within the window; the useful entries stay', () => {
+    let now = 1_000_000;
+    const recent = new RecentRequests(() => now);
+    recent.add({
+      transport: 'http',
+      request: 'POST /api/actions/show_scoreboard',
+      status: 200,
+      address: '::1',
+    });
+    for (let i = 0; i < 5_000; i++) {
+      now += 1;
+      recent.add(wrongToken);
+      // A request of another sender in between does not end the run.
+      if (i === 2_500)
+        recent.add({ transport: 'ws', request: 'trigger toggle_veto', status: 200, address: '::1' });
+    }
+    const list = recent.list();
+    expect(list.map((record) => record.request)).toEqual([
+      'trigger toggle_veto',
+      'POST /gsi',
+      'POST /api/actions/show_scoreboard',
+    ]);
+    expect(list[1]).toMatchObject({ count: 5_000, time: new Date(now).toISOString() });
+    // Another message, another sender or a pause beyond the window: a new entry.
+    recent.add({ ...wrongToken, address: '10.0.0.8' });
+    now += REPEAT_WINDOW_MS + 1;
+    recent.add(wrongToken);
+    expect(
+      recent
+        .list()
+        .slice(0, 2)
+        .map((record) => [record.address, record.count]),
+    ).toEqual([
+      ['10.0.0.7', undefined],
+      ['10.0.0.8', undefined],
+    ]);
+  });
+
+  it('is sent to a live list again at most once a second, under the same id', () => {
+    let now = 0;
+    const recent = new RecentRequests(() => now);
+    const sent: Array<[number, number | undefined]> = [];
+    recent.onAdd = (record) => sent.push([record.id, record.count]);
+    for (let i = 0; i < 3_000; i++) {
+      now += 1;
+      recent.add(wrongToken);
+    }
+    expect(new Set(sent.map(([id]) => id)).size).toBe(1);
+    expect(sent.length).toBeLessThanOrEqual(4);
+  });
+
+  it('a flood of frames without the token over HTTP is one counted line', async () => {
+    const server = await build();
+    await command(server, 'show_scoreboard');
+    const frame = { provider: { name: 'Counter-Strike 2' }, auth: { token: 'not-the-token' } };
+    for (let i = 0; i < 200; i++) {
+      const answer = await fetch(`${server.applicationUrl}/gsi`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(frame),
+      });
+      expect(answer.status).toBe(401);
+    }
+    const { requests } = (await (await fetch(`${server.httpUrl}/internal/requests`)).json()) as {
+      requests: Array<{ request: string; count?: number }>;
+    };
+    const frames = requests.filter((record) => record.request === 'POST /gsi');
+    expect(frames).toHaveLength(1);
+    expect(frames[0]?.count).toBe(200);
+    expect(requests.some((record) => record.request === 'POST /api/actions/show_scoreboard')).toBe(true);
   });
 });
 

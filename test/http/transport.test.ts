@@ -61,9 +61,11 @@ describe('HTTP transport', () => {
         'veto_set',
         'set_map_result',
         'save_replay',
+        'toggle_radar',
       ]),
     );
-    expect(ids).toHaveLength(38);
+    // The spec's commands and this project's (the radar panel's three, the observer's …).
+    expect(ids).toHaveLength(41);
     const byId = Object.fromEntries(body.actions.map((action: { id: string }) => [action.id, action]));
     expect(byId.toggle_scoreboard).toMatchObject({ needsMainWindow: false, payload: null });
     expect(byId.veto_select.needsMainWindow).toBe(true);

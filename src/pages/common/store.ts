@@ -140,6 +140,8 @@ const handlers: EventHandlers = {
     panelStatus.value = data;
   },
   'panel.request': (data) => {
-    requests.value = [data.record, ...requests.value].slice(0, MAX_REQUESTS);
+    // A repeated refusal comes again with its entry's id, counted: it replaces that entry.
+    const others = requests.value.filter((record) => record.id !== data.record.id);
+    requests.value = [data.record, ...others].slice(0, MAX_REQUESTS);
   },
 };

@@ -160,6 +160,7 @@ function Row({ record }: { record: RequestRecord }) {
   return (
     <tr
       data-request-row
+      data-request-id={record.id}
       data-status={record.status}
       data-transport={record.transport}
       data-result-class={result}
@@ -179,6 +180,11 @@ function Row({ record }: { record: RequestRecord }) {
           {record.status}
           {record.error ? ` ${record.error}` : ''}
         </span>
+        {record.count ? (
+          <span class="badge" data-request-count={record.count} title="The same refusal, in a row">
+            ×{record.count}
+          </span>
+        ) : null}
         <span class="request-message" data-request-message={record.message ?? ''}>
           {record.message ?? ''}
         </span>
@@ -194,7 +200,7 @@ function Filters({ list, ofCommand }: { list: RequestRecord[]; ofCommand: Reques
   // A command chosen earlier stays offered while its entries have left the list.
   if (chosen && !commands.includes(chosen)) commands.unshift(chosen);
   const counts = { all: ofCommand.length, ok: 0, refused: 0, error: 0 };
-  for (const record of ofCommand) counts[resultOf(record.status)] += 1;
+  for (const record of ofCommand) counts[resultOf(record.status)] += record.count ?? 1;
   return (
     <div class="request-filters">
       <Field label="Command or route">
