@@ -26,7 +26,16 @@ export const NO_FRAMING = {
 async function pagesPlugin(app: FastifyInstance, { root }: { root: string }): Promise<void> {
   // Every answer, not only the built pages': a page not built yet, an error, the sign-in redirect.
   app.addHook('onSend', async (request, reply) => {
-    if (!isOverlayPagePath(pathOf(request.url))) reply.headers(NO_FRAMING);
+    if (!isOverlayPagePath(pathOf(request.url))) {
+      // Added to a policy the answer already has (a stored SVG's sandbox), never in its place.
+      const policy = reply.getHeader('content-security-policy');
+      reply.headers({
+        ...NO_FRAMING,
+        ...(policy
+          ? { 'content-security-policy': `${policy}; ${NO_FRAMING['content-security-policy']}` }
+          : {}),
+      });
+    }
     // Built assets carry a content hash in their name: they never change, the index does.
     if (request.url.startsWith('/assets/'))
       reply.header('cache-control', 'public, max-age=31536000, immutable');
