@@ -39,6 +39,7 @@ import {
   DataDirError,
   GAME_TOKEN_FILE,
   STATE_FILE,
+  scrubOldCopies,
   tidyDataDir,
 } from './persistence/data-dir.ts';
 import type { ServerPorts } from './persistence/data-dir-lock.ts';
@@ -137,6 +138,13 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const files = options.storeFiles ? options.storeFiles(realFiles) : realFiles;
   const store = await StateStore.open(dataDir, files, logger);
   let saved = store.loaded;
+  const scrubbed = await scrubOldCopies(dataDir, saved?.settings?.obs?.password ?? '');
+  if (scrubbed.length > 0) {
+    logger.info(
+      { files: scrubbed },
+      `removed the OBS password from ${scrubbed.length} old copies of the saved state`,
+    );
+  }
   let settings = new SettingsOwner(saved?.settings, options.overrides ?? {}, logger);
   const importer = importerOf(settings, options);
   // The console's dialect follows the game that sends the frames (CS:GO or CS2); read at each cut.

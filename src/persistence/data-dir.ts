@@ -3,7 +3,18 @@
  * secrets (the access token, the sign-in key, the game's cfg token; state.json and the journal hold the OBS password), so it is created
  * owner-only and the files in it are narrowed to owner-only.
  */
-import { access, chmod, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import {
+  access,
+  chmod,
+  constants,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
 import { describeFsError } from './errno-words.ts';
@@ -23,16 +34,14 @@ export const SESSIONS_FILE = 'sessions.json';
 export const GAME_TOKEN_FILE = 'gsi-token';
 export const LOCK_FILE = 'server.lock';
 
-/** Files that hold a secret: readable by their owner only. */
-const SECRET_FILES = [STATE_FILE, JOURNAL_FILE, TOKEN_FILE, SIGN_IN_KEY_FILE, GAME_TOKEN_FILE];
-
 /**
  * Temporary files of an interrupted write: write-file-atomic's `access-token.<number>`,
  * `sign-in-key.<number>` and `gsi-token.<number>`, the store's
- * `state.json.tmp`, steno's `.state.json.tmp` from earlier versions.
+ * `state.json.tmp`, steno's `.state.json.tmp` from earlier versions, a copy kept aside being
+ * rewritten (`state.json.corrupt-<time>.tmp`, see scrubOldCopies).
  */
 const LEFTOVER = new RegExp(
-  `^(?:${TOKEN_FILE}\\.\\d+|${SIGN_IN_KEY_FILE}\\.\\d+|${GAME_TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+)$`,
+  `^(?:(?:${STATE_FILE}|${JOURNAL_FILE})\\..+Z\\.tmp|${TOKEN_FILE}\\.\\d+|${SIGN_IN_KEY_FILE}\\.\\d+|${GAME_TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+)$`,
 );
 
 // Windows has no POSIX modes: there the files rely on the ACL of the user's profile folder.
@@ -67,22 +76,70 @@ export async function createDataDir(dir: string): Promise<void> {
 }
 
 /**
- * Removes temporary files left by an interrupted write and narrows the secret files to owner-only.
- * Only under the directory's lock: another server's temporary files are not leftovers.
+ * Removes temporary files left by an interrupted write and makes the directory and everything in it
+ * owner-only: a directory left 0755 and files left 0644 by an earlier version (steno wrote state.json
+ * with the default mode, and a file moved or copied aside keeps its mode) are narrowed here. Only
+ * under the directory's lock: another server's temporary files are not leftovers.
  */
 export async function tidyDataDir(dir: string): Promise<void> {
   for (const name of await readdir(dir)) {
     if (LEFTOVER.test(name)) await rm(join(dir, name), { force: true });
   }
   if (!POSIX) return;
-  for (const name of SECRET_FILES) {
-    const file = join(dir, name);
-    try {
-      if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, OWNER_ONLY);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+  await narrow(dir, OWNER_ONLY_DIR);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    // Symbolic links are left alone: chmod would change what they point to, outside the directory.
+    if (entry.isDirectory()) await narrow(join(dir, entry.name), OWNER_ONLY_DIR);
+    else if (entry.isFile()) await narrow(join(dir, entry.name), OWNER_ONLY);
   }
+}
+
+async function narrow(path: string, mode: number): Promise<void> {
+  try {
+    if (((await stat(path)).mode & 0o077) !== 0) await chmod(path, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * A copy of the saved state kept aside at some start (`state.json.corrupt-<time>`,
+ * `state.journal.as-found-<time>` …): the store's moveAside and keepCopy names, the same since the
+ * first version.
+ */
+const ASIDE_COPY = new RegExp(
+  String.raw`^(?:${STATE_FILE}|${JOURNAL_FILE})\.[a-z0-9-]+-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z$`,
+);
+/** A password in saved JSON, as the settings hold it (`"password":"…"`); its text in group 2. */
+const PASSWORD_TEXT = /("password"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
+
+/**
+ * The copies kept aside hold the OBS password in clear, as it was when they were made. Once the
+ * live state holds a password (`livePassword` not empty: what the operator set is saved in
+ * state.json), every password in those copies is overwritten with as many `*`, in place of the same
+ * bytes so that offsets named in a warning stay true; the copies keep the rest. When the live state
+ * has none (it started from defaults after damage), a copy may be the only record of what the
+ * operator set, so it is kept as it is (owner-only). Returns the copies rewritten.
+ */
+export async function scrubOldCopies(dir: string, livePassword: string): Promise<string[]> {
+  if (livePassword === '') return [];
+  const scrubbed: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (!entry.isFile() || !ASIDE_COPY.test(entry.name)) continue;
+    const file = join(dir, entry.name);
+    // latin1: one character per byte, so a replacement keeps every byte offset.
+    const text = (await readFile(file)).toString('latin1');
+    const masked = text.replace(
+      PASSWORD_TEXT,
+      (_, before: string, secret: string) => `${before}${'*'.repeat(secret.length)}"`,
+    );
+    if (masked === text) continue;
+    const temp = `${file}.tmp`;
+    await writeFile(temp, Buffer.from(masked, 'latin1'), { mode: OWNER_ONLY, flush: true });
+    await rename(temp, file);
+    scrubbed.push(file);
+  }
+  return scrubbed;
 }
 
 /**
