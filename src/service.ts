@@ -38,6 +38,7 @@ import {
   createDataDir,
   DataDirError,
   GAME_TOKEN_FILE,
+  oldCopiesIn,
   STATE_FILE,
   scrubOldCopies,
   tidyDataDir,
@@ -136,9 +137,10 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const { dataDir, logger } = options;
   await tidyDataDir(dataDir);
   const files = options.storeFiles ? options.storeFiles(realFiles) : realFiles;
+  const oldCopies = await oldCopiesIn(dataDir);
   const store = await StateStore.open(dataDir, files, logger);
   let saved = store.loaded;
-  const scrubbed = await scrubOldCopies(dataDir, saved?.settings?.obs?.password ?? '');
+  const scrubbed = await scrubOldCopies(dataDir, oldCopies, saved?.settings?.obs?.password ?? '');
   if (scrubbed.length > 0) {
     logger.info(
       { files: scrubbed },

@@ -16,8 +16,10 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import envPaths from 'env-paths';
 import { describeFsError } from './errno-words.ts';
+import { decodeRecords, HEADER_BYTES } from './journal-format.ts';
 
 /** The mode of every file in the data directory that holds a secret or the state: the owner's alone. */
 export const OWNER_ONLY = 0o600;
@@ -113,29 +115,43 @@ const ASIDE_COPY = new RegExp(
 /** A password in saved JSON, as the settings hold it (`"password":"…"`); its text in group 2. */
 const PASSWORD_TEXT = /("password"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
 
+/** The copies of the saved state kept aside by earlier starts, before this start adds its own. */
+export async function oldCopiesIn(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries.filter((entry) => entry.isFile() && ASIDE_COPY.test(entry.name)).map(({ name }) => name);
+}
+
 /**
  * The copies kept aside hold the OBS password in clear, as it was when they were made. Once the
  * live state holds a password (`livePassword` not empty: what the operator set is saved in
- * state.json), every password in those copies is overwritten with as many `*`, in place of the same
- * bytes so that offsets named in a warning stay true; the copies keep the rest. When the live state
- * has none (it started from defaults after damage), a copy may be the only record of what the
+ * state.json), every password in the copies `names` (made by earlier starts) is overwritten with as
+ * many `*`, in place of the same bytes so that offsets named in a warning stay true; in a copy of
+ * the journal, each record that was whole gets its checksum again, so it still reads. When the live
+ * state has none (it started from defaults after damage), a copy may be the only record of what the
  * operator set, so it is kept as it is (owner-only). Returns the copies rewritten.
  */
-export async function scrubOldCopies(dir: string, livePassword: string): Promise<string[]> {
+export async function scrubOldCopies(dir: string, names: string[], livePassword: string): Promise<string[]> {
   if (livePassword === '') return [];
   const scrubbed: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (!entry.isFile() || !ASIDE_COPY.test(entry.name)) continue;
-    const file = join(dir, entry.name);
+  for (const name of names) {
+    const file = join(dir, name);
+    const data = await readFile(file);
     // latin1: one character per byte, so a replacement keeps every byte offset.
-    const text = (await readFile(file)).toString('latin1');
+    const text = data.toString('latin1');
     const masked = text.replace(
       PASSWORD_TEXT,
       (_, before: string, secret: string) => `${before}${'*'.repeat(secret.length)}"`,
     );
     if (masked === text) continue;
+    const out = Buffer.from(masked, 'latin1');
+    if (name.startsWith(JOURNAL_FILE)) {
+      for (const record of decodeRecords(data).records) {
+        const start = record.byteOffset - data.byteOffset;
+        out.writeUInt32LE(crc32(out.subarray(start, start + record.length)), start - HEADER_BYTES + 4);
+      }
+    }
     const temp = `${file}.tmp`;
-    await writeFile(temp, Buffer.from(masked, 'latin1'), { mode: OWNER_ONLY, flush: true });
+    await writeFile(temp, out, { mode: OWNER_ONLY, flush: true });
     await rename(temp, file);
     scrubbed.push(file);
   }

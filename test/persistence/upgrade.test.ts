@@ -2,7 +2,7 @@ import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JOURNAL_FILE, SESSIONS_FILE, STATE_FILE, TOKEN_FILE } from '../../src/persistence/data-dir.ts';
-import { encodeRecord } from '../../src/persistence/journal-format.ts';
+import { decodeRecords, encodeRecord } from '../../src/persistence/journal-format.ts';
 import type { SavedState } from '../../src/persistence/saved-state.ts';
 import { build, command, tempDir } from '../helpers/build.ts';
 
@@ -74,6 +74,8 @@ describe.skipIf(process.platform === 'win32')('a data directory left by an earli
     expect(copy.length).toBe((files[`${JOURNAL_FILE}.as-found-${time}`] as Buffer).length);
     expect(copy.toString('latin1')).toContain(`"password":"${'*'.repeat(PASSWORD.length)}"`);
     expect(copy.toString('latin1')).toContain('"url"');
+    // Its record still reads: the checksum was made again over the masked payload.
+    expect(decodeRecords(copy).records).toHaveLength(1);
 
     const again = await build({ dataDir });
     const after = (await fetch(`${again.httpUrl}/internal/settings`).then((r) => r.json())) as any;
