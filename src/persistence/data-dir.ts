@@ -35,6 +35,8 @@ export const SESSIONS_FILE = 'sessions.json';
 /** The auth token of the game's cfg file (Game State Integration). */
 export const GAME_TOKEN_FILE = 'gsi-token';
 export const LOCK_FILE = 'server.lock';
+/** From which revision a start goes on (src/persistence/revision-lease.ts). */
+export const LEASE_FILE = 'revision.lease';
 
 /**
  * Temporary files of an interrupted write: write-file-atomic's `access-token.<number>`,
@@ -43,7 +45,7 @@ export const LOCK_FILE = 'server.lock';
  * rewritten (`state.json.corrupt-<time>.tmp`, see scrubOldCopies).
  */
 const LEFTOVER = new RegExp(
-  `^(?:(?:${STATE_FILE}|${JOURNAL_FILE})\\..+Z\\.tmp|${TOKEN_FILE}\\.\\d+|${SIGN_IN_KEY_FILE}\\.\\d+|${GAME_TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+)$`,
+  `^(?:(?:${STATE_FILE}|${JOURNAL_FILE})\\..+Z\\.tmp|${TOKEN_FILE}\\.\\d+|${SIGN_IN_KEY_FILE}\\.\\d+|${GAME_TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+|${LEASE_FILE}\\.tmp)$`,
 );
 
 // Windows has no POSIX modes: there the files rely on the ACL of the user's profile folder.
