@@ -40,13 +40,16 @@ import {
   createDataDir,
   DataDirError,
   GAME_TOKEN_FILE,
+  oldCopiesIn,
   STATE_FILE,
+  scrubOldCopies,
   tidyDataDir,
 } from './persistence/data-dir.ts';
 import type { ServerPorts } from './persistence/data-dir-lock.ts';
 import { DataDirLock } from './persistence/data-dir-lock.ts';
 import { reasonOf } from './persistence/errno-words.ts';
 import { storeImage } from './persistence/media-store.ts';
+import { RevisionLease } from './persistence/revision-lease.ts';
 import type { LiveHost } from './persistence/saved-input.ts';
 import { hudInputFrom, savedStateSource } from './persistence/saved-input.ts';
 import { STORAGE_OK, StateStore } from './persistence/state-store.ts';
@@ -86,6 +89,8 @@ export interface ServiceOptions {
   gameReceivingTimeoutMs?: number;
   /** Wraps the store's file operations, for tests that make a write fail as a broken disk does. */
   storeFiles?: (real: StoreFiles) => StoreFiles;
+  /** Revisions per lease (default LEASE_BLOCK); tests make it small to use up blocks. */
+  leaseBlock?: number;
   /** The game console's address for this run (`--netcon`): wins over the saved one, never saved. */
   netcon?: NetconAddress;
 }
@@ -142,8 +147,16 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const { dataDir, logger } = options;
   await tidyDataDir(dataDir);
   const files = options.storeFiles ? options.storeFiles(realFiles) : realFiles;
+  const oldCopies = await oldCopiesIn(dataDir);
   const store = await StateStore.open(dataDir, files, logger);
   let saved = store.loaded;
+  const scrubbed = await scrubOldCopies(dataDir, oldCopies, saved?.settings?.obs?.password ?? '');
+  if (scrubbed.length > 0) {
+    logger.info(
+      { files: scrubbed },
+      `removed the OBS password from ${scrubbed.length} old copies of the saved state`,
+    );
+  }
   let settings = new SettingsOwner(saved?.settings, options.overrides ?? {}, logger);
   const importer = importerOf(settings, options);
   // The console's dialect follows the game that sends the frames (CS:GO or CS2); read at each cut.
@@ -188,8 +201,13 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
 
   let stopObsLog = logObsConnection(hud.actor('obs'), logger);
   let stopSubscription = observerFollowsSubscription(hud);
-  const hub = new StateHub(hud, saved?.revision ?? 0, STORAGE_OK);
+  // Revisions sent before a crash may be above the saved one: go on above every one of them.
+  const lease = await RevisionLease.open(dataDir, saved?.revision ?? 0, logger, options.leaseBlock);
+  const hub = new StateHub(hud, Math.max(saved?.revision ?? 0, lease.startAt), STORAGE_OK, (revision) =>
+    lease.cover(revision),
+  );
   try {
+    await lease.take(hub.revision);
     await store.start({
       collect: savedStateSource(
         hub,
@@ -315,6 +333,8 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       await sessions.close();
       try {
         await store.close();
+        // Only once the last state is saved: the next start goes on from its revision.
+        await lease.settle(hub.revision);
       } finally {
         await lock.release();
       }

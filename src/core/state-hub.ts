@@ -160,6 +160,11 @@ export class StateHub {
     private readonly system: HudSystem,
     revision: number,
     storage: StorageStatus,
+    /**
+     * Called with each new revision before anything carrying it is sent: the store's lease makes
+     * sure no revision sent is used again after a crash (docs/persistence.md).
+     */
+    private readonly beforeSend: (revision: number) => void,
   ) {
     this.#revision = revision;
     this.#storage = storage;
@@ -331,6 +336,7 @@ export class StateHub {
     }
     if (events.length === 0) return;
     this.#revision++;
+    this.beforeSend(this.#revision);
     for (const { event, data } of events) {
       this.emitter.emit('event', { type: 'event', event, revision: this.#revision, data } as EventMessage);
     }

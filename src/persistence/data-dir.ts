@@ -3,10 +3,23 @@
  * secrets (the access token, the sign-in key, the game's cfg token; state.json and the journal hold the OBS password), so it is created
  * owner-only and the files in it are narrowed to owner-only.
  */
-import { access, chmod, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import {
+  access,
+  chmod,
+  constants,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import envPaths from 'env-paths';
 import { describeFsError } from './errno-words.ts';
+import { decodeRecords, HEADER_BYTES } from './journal-format.ts';
 
 /** The mode of every file in the data directory that holds a secret or the state: the owner's alone. */
 export const OWNER_ONLY = 0o600;
@@ -22,17 +35,17 @@ export const SESSIONS_FILE = 'sessions.json';
 /** The auth token of the game's cfg file (Game State Integration). */
 export const GAME_TOKEN_FILE = 'gsi-token';
 export const LOCK_FILE = 'server.lock';
-
-/** Files that hold a secret: readable by their owner only. */
-const SECRET_FILES = [STATE_FILE, JOURNAL_FILE, TOKEN_FILE, SIGN_IN_KEY_FILE, GAME_TOKEN_FILE];
+/** From which revision a start goes on (src/persistence/revision-lease.ts). */
+export const LEASE_FILE = 'revision.lease';
 
 /**
  * Temporary files of an interrupted write: write-file-atomic's `access-token.<number>`,
  * `sign-in-key.<number>` and `gsi-token.<number>`, the store's
- * `state.json.tmp`, steno's `.state.json.tmp` from earlier versions.
+ * `state.json.tmp`, steno's `.state.json.tmp` from earlier versions, a copy kept aside being
+ * rewritten (`state.json.corrupt-<time>.tmp`, see scrubOldCopies).
  */
 const LEFTOVER = new RegExp(
-  `^(?:${TOKEN_FILE}\\.\\d+|${SIGN_IN_KEY_FILE}\\.\\d+|${GAME_TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+)$`,
+  `^(?:(?:${STATE_FILE}|${JOURNAL_FILE})\\..+Z\\.tmp|${TOKEN_FILE}\\.\\d+|${SIGN_IN_KEY_FILE}\\.\\d+|${GAME_TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+|${LEASE_FILE}\\.tmp)$`,
 );
 
 // Windows has no POSIX modes: there the files rely on the ACL of the user's profile folder.
@@ -67,22 +80,84 @@ export async function createDataDir(dir: string): Promise<void> {
 }
 
 /**
- * Removes temporary files left by an interrupted write and narrows the secret files to owner-only.
- * Only under the directory's lock: another server's temporary files are not leftovers.
+ * Removes temporary files left by an interrupted write and makes the directory and everything in it
+ * owner-only: a directory left 0755 and files left 0644 by an earlier version (steno wrote state.json
+ * with the default mode, and a file moved or copied aside keeps its mode) are narrowed here. Only
+ * under the directory's lock: another server's temporary files are not leftovers.
  */
 export async function tidyDataDir(dir: string): Promise<void> {
   for (const name of await readdir(dir)) {
     if (LEFTOVER.test(name)) await rm(join(dir, name), { force: true });
   }
   if (!POSIX) return;
-  for (const name of SECRET_FILES) {
-    const file = join(dir, name);
-    try {
-      if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, OWNER_ONLY);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+  await narrow(dir, OWNER_ONLY_DIR);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    // Symbolic links are left alone: chmod would change what they point to, outside the directory.
+    if (entry.isDirectory()) await narrow(join(dir, entry.name), OWNER_ONLY_DIR);
+    else if (entry.isFile()) await narrow(join(dir, entry.name), OWNER_ONLY);
   }
+}
+
+async function narrow(path: string, mode: number): Promise<void> {
+  try {
+    if (((await stat(path)).mode & 0o077) !== 0) await chmod(path, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * A copy of the saved state kept aside at some start (`state.json.corrupt-<time>`,
+ * `state.journal.as-found-<time>` …): the store's moveAside and keepCopy names, the same since the
+ * first version.
+ */
+const ASIDE_COPY = new RegExp(
+  String.raw`^(?:${STATE_FILE}|${JOURNAL_FILE})\.[a-z0-9-]+-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z$`,
+);
+/** A password in saved JSON, as the settings hold it (`"password":"…"`); its text in group 2. */
+const PASSWORD_TEXT = /("password"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
+
+/** The copies of the saved state kept aside by earlier starts, before this start adds its own. */
+export async function oldCopiesIn(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries.filter((entry) => entry.isFile() && ASIDE_COPY.test(entry.name)).map(({ name }) => name);
+}
+
+/**
+ * The copies kept aside hold the OBS password in clear, as it was when they were made. Once the
+ * live state holds a password (`livePassword` not empty: what the operator set is saved in
+ * state.json), every password in the copies `names` (made by earlier starts) is overwritten with as
+ * many `*`, in place of the same bytes so that offsets named in a warning stay true; in a copy of
+ * the journal, each record that was whole gets its checksum again, so it still reads. When the live
+ * state has none (it started from defaults after damage), a copy may be the only record of what the
+ * operator set, so it is kept as it is (owner-only). Returns the copies rewritten.
+ */
+export async function scrubOldCopies(dir: string, names: string[], livePassword: string): Promise<string[]> {
+  if (livePassword === '') return [];
+  const scrubbed: string[] = [];
+  for (const name of names) {
+    const file = join(dir, name);
+    const data = await readFile(file);
+    // latin1: one character per byte, so a replacement keeps every byte offset.
+    const text = data.toString('latin1');
+    const masked = text.replace(
+      PASSWORD_TEXT,
+      (_, before: string, secret: string) => `${before}${'*'.repeat(secret.length)}"`,
+    );
+    if (masked === text) continue;
+    const out = Buffer.from(masked, 'latin1');
+    if (name.startsWith(JOURNAL_FILE)) {
+      for (const record of decodeRecords(data).records) {
+        const start = record.byteOffset - data.byteOffset;
+        out.writeUInt32LE(crc32(out.subarray(start, start + record.length)), start - HEADER_BYTES + 4);
+      }
+    }
+    const temp = `${file}.tmp`;
+    await writeFile(temp, out, { mode: OWNER_ONLY, flush: true });
+    await rename(temp, file);
+    scrubbed.push(file);
+  }
+  return scrubbed;
 }
 
 /**

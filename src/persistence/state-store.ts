@@ -8,8 +8,8 @@ import type { StorageStatus } from '../protocol/answers.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { SettingsSchema } from '../protocol/settings.ts';
 import { JOURNAL_FILE, STATE_FILE } from './data-dir.ts';
-import { reasonOf } from './errno-words.ts';
-import { decodeRecords, encodeRecord } from './journal-format.ts';
+import { describeFsError, reasonOf } from './errno-words.ts';
+import { type DamagedRange, decodeRecords, encodeRecord } from './journal-format.ts';
 import type { LoadedState, SavedState } from './saved-state.ts';
 import { SAVED_STATE_VERSION, SavedStateSchema } from './saved-state.ts';
 import type { JournalFile, StoreFiles } from './store-files.ts';
@@ -144,24 +144,20 @@ export class StateStore {
   }
 
   /**
-   * Start-up: the snapshot, then the journal's last whole record if there is one. A torn last record
-   * is dropped (and cut off the file); a corrupt, unreadable or other-version file is moved aside.
+   * Start-up: the snapshot, then every whole record of the journal in order. A torn or damaged
+   * record costs itself only (the journal as found is copied aside); a corrupt, unreadable or
+   * other-version file is moved aside; an error that still stops the start names its file.
    */
   static async open(dataDir: string, files: StoreFiles, log: Logger): Promise<StateStore> {
     const snapshotFile = join(dataDir, STATE_FILE);
     const journalFile = join(dataDir, JOURNAL_FILE);
     let loaded = await loadSnapshot(snapshotFile, log);
     let size = 0;
-    const data = await readIfPresent(journalFile);
+    const data = await readJournal(journalFile, log);
     if (data) {
-      const { records, validBytes, droppedBytes } = decodeRecords(data);
+      const { records, validBytes, damaged } = decodeRecords(data);
       size = validBytes;
-      if (droppedBytes > 0) {
-        log.warn(
-          { file: journalFile, droppedBytes, records: records.length },
-          `journal ${journalFile} ends in a torn or damaged record: dropped its last ${droppedBytes} bytes`,
-        );
-      }
+      if (damaged.length > 0) await keepDamaged(journalFile, log, damaged, records.length);
       if (records.length > 0) {
         const replayed = replay(loaded, records);
         if (typeof replayed === 'string') {
@@ -175,8 +171,9 @@ export class StateStore {
         }
       }
     }
-    const journal = await files.openJournal(journalFile);
-    if (data && size < data.length) await journal.truncate(size);
+    const journal = await naming(journalFile, 'open', files.openJournal(journalFile));
+    // Damage in the middle stays until start() folds the journal into a snapshot (the copy kept it).
+    if (data && size < data.length) await naming(journalFile, 'cut', journal.truncate(size));
     return new StateStore(dataDir, files, log, journal, size, loaded);
   }
 
@@ -203,7 +200,7 @@ export class StateStore {
     const doc = stamp(hooks.collect());
     this.#durable = doc;
     this.#written.remember(doc);
-    await this.#compact();
+    await naming(this.snapshotFile, 'write', this.#compact());
   }
 
   /** The state changed: resolves once the flush holding the change reached the operating system. */
@@ -572,11 +569,19 @@ export function replay(start: LoadedState | null, records: Buffer[]): Checked | 
   const lost: string[] = [];
   for (const [index, record] of records.entries()) {
     const data = parseJson(record.toString('utf8'));
-    if (data instanceof Error) return `record ${index + 1}: ${data.message}`;
+    // A record that cannot be read at all costs that record: the parts it changed keep their value
+    // before it, and the records after it apply (each holds the whole of every part it changes).
+    if (data instanceof Error) {
+      lost.push(`record ${index + 1}: ${data.message}`);
+      continue;
+    }
     const { parts, revision, savedAt } = (data ?? {}) as Record<string, unknown>;
     // A record of earlier versions is a whole document: a change of every part it holds.
     const changed = parts === undefined ? data : parts;
-    if (!isPlainObject(changed)) return `record ${index + 1}: its parts are not an object`;
+    if (!isPlainObject(changed) || !SAVED_PARTS.checks.get('revision')?.Check(revision)) {
+      lost.push(`record ${index + 1}: not a record of changes (no parts or no revision)`);
+      continue;
+    }
     if (!doc && parts !== undefined) {
       return `record ${index + 1} holds changes, and there is no saved state before it`;
     }
@@ -591,7 +596,10 @@ export function replay(start: LoadedState | null, records: Buffer[]): Checked | 
     lost.push(...notRead.map((problem) => `record ${index + 1}: ${problem}`));
     doc = { ...before, ...change, revision, savedAt };
   }
-  if (doc === start) return start && { state: start, lost: [] };
+  if (doc === start) {
+    if (start) return { state: start, lost };
+    return lost.length > 0 ? lost.join('; ') : null;
+  }
   const result = checked(doc);
   if (result instanceof Unusable) return result.problem;
   // What the snapshot lacked was named when it was read: here only what the records lack or broke.
@@ -604,12 +612,57 @@ export const storageFailed = (reason: string) =>
     `not saved: ${reason}. Nothing changed; the service retries by itself and takes commands again once the disk takes writes`,
   );
 
-async function readIfPresent(file: string): Promise<Buffer | null> {
+/**
+ * The journal's bytes, or null when there is none. One that cannot be read (a directory, no
+ * permission) is moved aside like any unusable file; if even that fails, the start fails naming it.
+ */
+async function readJournal(file: string, log: Logger): Promise<Buffer | null> {
   try {
     return await readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+    const problem = describeFsError(error);
+    if (!(await moveAside(file, 'unreadable', log, `cannot be read: ${problem}`))) {
+      throw new Error(`the journal ${file} cannot be read (${problem}) nor moved aside`, { cause: error });
+    }
+    return null;
+  }
+}
+
+/** A start-up step on `file`: its failure says which file and what was done to it. */
+async function naming<T>(file: string, doing: string, step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    throw new Error(`cannot ${doing} ${file}: ${describeFsError(error)}`, { cause: error });
+  }
+}
+
+/**
+ * The journal holds bytes that are not whole records: a torn tail (a crash or power cut in the
+ * middle of an append) or damage. The file as found is copied aside before anything is cut or
+ * folded, and the warning says where the bytes were and how many whole records are kept.
+ */
+async function keepDamaged(file: string, log: Logger, damaged: DamagedRange[], kept: number): Promise<void> {
+  const copy = asideName(file, 'damaged');
+  const where = damaged.map(({ at, bytes }) => `${bytes} bytes at ${at}`).join(', ');
+  const copied = await syncedCopy(file, copy, log);
+  log.warn(
+    { file, damaged, records: kept, ...(copied ? { copy } : {}) },
+    `journal ${file} holds a torn or damaged record (${where}): dropped those bytes, kept the ${kept} whole records around them${copied ? ` (the file as it was: ${copy})` : ''}`,
+  );
+}
+
+/** A copy of `file`, synced so that it outlasts the snapshot written next; false (logged) if it could not be made. */
+async function syncedCopy(file: string, copy: string, log: Logger): Promise<boolean> {
+  try {
+    await copyFile(file, copy);
+    const handle = await open(copy, 'r+');
+    await handle.sync().finally(() => handle.close());
+    return true;
+  } catch (error) {
+    log.error({ err: error, file, copy }, `saved state ${file}: could not keep a copy of it at ${copy}`);
+    return false;
   }
 }
 
@@ -738,22 +791,15 @@ const asideName = (file: string, reason: string) =>
  */
 async function keepCopy(file: string, log: Logger, lost: string[], outcome: string): Promise<void> {
   const copy = asideName(file, 'as-found');
-  let kept = true;
-  try {
-    await copyFile(file, copy);
-    const handle = await open(copy, 'r+');
-    await handle.sync().finally(() => handle.close());
-  } catch (error) {
-    kept = false;
-    log.error({ err: error, file, copy }, `saved state ${file}: could not keep a copy of it at ${copy}`);
-  }
+  const kept = await syncedCopy(file, copy, log);
   log.warn(
     { file, lost, ...(kept ? { copy } : {}) },
     `saved state ${file}: left out what cannot be read (${lost.join('; ')}): ${outcome}; the rest is kept${kept ? ` (the file as it was: ${copy})` : ''}`,
   );
 }
 
-export async function moveAside(file: string, reason: string, log: Logger, detail: string): Promise<void> {
+/** Moves an unusable file aside; false when it is still there (it could not be moved). */
+export async function moveAside(file: string, reason: string, log: Logger, detail: string): Promise<boolean> {
   const aside = asideName(file, reason);
   try {
     await rename(file, aside);
@@ -762,10 +808,12 @@ export async function moveAside(file: string, reason: string, log: Logger, detai
       `saved state ${file} is not usable (${detail}): moved aside to ${aside}, starting from defaults`,
     );
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
     log.error(
       { err: error, file },
       `saved state ${file} is not usable (${detail}) and could not be moved aside`,
     );
+    return false;
   }
+  return true;
 }

@@ -3,6 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { decodeRecords, encodeRecord } from '../../src/persistence/journal-format.ts';
 
 const payloads = fc.array(fc.uint8Array({ maxLength: 300 }).map(Buffer.from), { maxLength: 8 });
+/** Payloads as the store writes them: JSON objects. */
+const jsonPayloads = fc.array(
+  fc.dictionary(fc.string(), fc.jsonValue()).map((value) => Buffer.from(JSON.stringify(value))),
+  { maxLength: 8 },
+);
 
 describe('journal records', () => {
   it('a journal cut anywhere reads back as exactly the records that were whole before the cut', () => {
@@ -26,10 +31,10 @@ describe('journal records', () => {
     );
   });
 
-  it('a damaged byte ends the journal at the record that holds it', () => {
+  it('a damaged byte costs the record that holds it: every record before and after it is read', () => {
     fc.assert(
       fc.property(
-        payloads.filter((records) => records.length > 0),
+        jsonPayloads.filter((records) => records.length > 0),
         fc.nat(),
         (records, at) => {
           const frames = records.map(encodeRecord);
@@ -42,8 +47,9 @@ describe('journal records', () => {
           while (start + (frames[index] as Buffer).length <= position)
             start += (frames[index++] as Buffer).length;
           const decoded = decodeRecords(damaged);
-          expect(decoded.records).toEqual(records.slice(0, index));
-          expect(decoded.validBytes).toBe(start);
+          expect(decoded.records).toEqual(records.filter((_, kept) => kept !== index));
+          expect(decoded.damaged).toEqual([{ at: start, bytes: (frames[index] as Buffer).length }]);
+          expect(decoded.validBytes).toBe(index === records.length - 1 ? start : whole.length);
         },
       ),
     );
