@@ -17,6 +17,8 @@ export const STATE_FILE = 'state.json';
 export const JOURNAL_FILE = 'state.journal';
 export const TOKEN_FILE = 'access-token';
 export const SIGN_IN_KEY_FILE = 'sign-in-key';
+/** The view key: read-only pages and devices (the HUD, the scenes) carry it in their address. */
+export const VIEW_KEY_FILE = 'view-key';
 /** The operator app's sessions (src/access/sessions.ts). */
 export const SESSIONS_FILE = 'sessions.json';
 /** The auth token of the game's cfg file (Game State Integration). */
@@ -24,15 +26,15 @@ export const GAME_TOKEN_FILE = 'gsi-token';
 export const LOCK_FILE = 'server.lock';
 
 /** Files that hold a secret: readable by their owner only. */
-const SECRET_FILES = [STATE_FILE, JOURNAL_FILE, TOKEN_FILE, SIGN_IN_KEY_FILE, GAME_TOKEN_FILE];
+const SECRET_FILES = [STATE_FILE, JOURNAL_FILE, TOKEN_FILE, SIGN_IN_KEY_FILE, VIEW_KEY_FILE, GAME_TOKEN_FILE];
 
 /**
  * Temporary files of an interrupted write: write-file-atomic's `access-token.<number>`,
- * `sign-in-key.<number>` and `gsi-token.<number>`, the store's
+ * `sign-in-key.<number>`, `view-key.<number>` and `gsi-token.<number>`, the store's
  * `state.json.tmp`, steno's `.state.json.tmp` from earlier versions.
  */
 const LEFTOVER = new RegExp(
-  `^(?:${TOKEN_FILE}\\.\\d+|${SIGN_IN_KEY_FILE}\\.\\d+|${GAME_TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+)$`,
+  `^(?:${TOKEN_FILE}\\.\\d+|${SIGN_IN_KEY_FILE}\\.\\d+|${VIEW_KEY_FILE}\\.\\d+|${GAME_TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+)$`,
 );
 
 // Windows has no POSIX modes: there the files rely on the ACL of the user's profile folder.
