@@ -216,6 +216,14 @@ describe.skipIf(skipReason)(
           expect(await operator.locator('[data-card="sources"]').textContent()).not.toContain(
             server.service.secrets.token(),
           );
+          // Regenerate view key: the source on the other machine is disconnected, the card lists the
+          // new key's address.
+          const old = server.service.secrets.viewKey();
+          await operator.locator('[data-action="regenerate-view-key"]').click();
+          await operator.getByRole('button', { name: 'Regenerate and disconnect' }).click();
+          await expect.poll(() => server.service.secrets.viewKey()).not.toBe(old);
+          const renewed = `http://${net.lan.serverAddress}:${server.applicationPort}/hud?view=${server.service.secrets.viewKey()}`;
+          await operator.locator('[data-lan-source="/hud"] code', { hasText: renewed }).waitFor();
         } finally {
           await context.close();
         }
