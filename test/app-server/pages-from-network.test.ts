@@ -161,6 +161,13 @@ describe.skipIf(skipReason)(
       expect(await results(deck, 'cmd')).toMatchObject({ type: 'result', ok: true });
       expect((await get(server, '/api/state')).body.state.scoreboardVisible).toBe(true);
 
+      // A new access token closes the token holder (4401), not the pages of the view key.
+      await server.service.secrets.regenerateToken();
+      expect((await deck.waitForClose(2000)).code).toBe(4401);
+      for (const viewer of viewers) expect(viewer.isOpen).toBe(true);
+      const deck2 = await net.openWs('lan6', { port, path: `/ws?token=${server.service.secrets.token()}` });
+      await deck2.settled(5000);
+      expect(await deck2.nextMessage()).toMatchObject({ type: 'hello' });
       // A new view key closes the old one's connections (4401) and refuses its addresses; the token
       // holder stays connected.
       await server.service.secrets.regenerateViewKey();
@@ -169,8 +176,8 @@ describe.skipIf(skipReason)(
       expect((await net.http('lan6', { port, path: `/hud?view=${viewKey}` })).status).toBe(401);
       const next = server.service.secrets.viewKey();
       expect((await net.http('lan6', { port, path: `/hud?view=${next}` })).status).toBe(200);
-      expect(deck.isOpen).toBe(true);
-      await deck.close();
+      expect(deck2.isOpen).toBe(true);
+      await deck2.close();
     });
 
     it('LAN mode off: the pages are not reachable; from outside the local network: 403 even with the token', async () => {
