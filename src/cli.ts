@@ -7,7 +7,7 @@ import type { ImportSources } from './import/import-sources.ts';
 import { IMPORT_SOURCE_ENV, importSourcesFromEnv } from './import/import-sources.ts';
 import { createLogger, defaultLogFormat, LOG_FORMATS, LOG_LEVELS } from './logger.ts';
 import { checkNetconAddress } from './observer/netcon-address.ts';
-import { defaultDataDir, SIGN_IN_KEY_FILE, TOKEN_FILE } from './persistence/data-dir.ts';
+import { defaultDataDir, SIGN_IN_KEY_FILE, TOKEN_FILE, VIEW_KEY_FILE } from './persistence/data-dir.ts';
 import { readRunningServer } from './persistence/data-dir-lock.ts';
 import type { SettingsChange } from './protocol/settings.ts';
 import { DEFAULT_APP_PORT, DEFAULT_PORT, signInUrlOf, startServer } from './server.ts';
@@ -18,6 +18,9 @@ const USAGE = `hud-automation: local automation server for a CS2 broadcast HUD
 Usage:
   hud-automation serve [options]       run the server (the default command)
   hud-automation token [--regenerate]  show the access token for local-network devices (or make a new one)
+  hud-automation view-key [--regenerate]
+                                       the view key: the read-only key of the HUD and scene addresses for
+                                       another machine (--regenerate: a new one, those pages disconnected)
   hud-automation lan on|off            switch local network mode of the running server, and save it
   hud-automation app-url [--regenerate]
                                        the operator app's sign-in address of the server running on the data
@@ -44,9 +47,9 @@ Options:
   --log-format FORMAT  pretty or json (default: pretty on a terminal, json otherwise)
   --inspect            relay the machines to the Stately inspector (open the printed address)
   --inspect-port N     port of the inspector page (default ${DEFAULT_PORT + 1})
-  --regenerate         with token: make a new token (remote devices are disconnected); with app-url: a new
-                       sign-in key (every browser signed out). Through the server running on the data
-                       directory; when it cannot be reached nothing changes (exit 1)
+  --regenerate         with token: make a new token (remote devices are disconnected); with view-key: a new
+                       view key; with app-url: a new sign-in key (every browser signed out). Through the
+                       server running on the data directory; when it cannot be reached nothing changes (exit 1)
   --install, --check   with gsi-config: write the cfg file into CS2, or check it
   --cs2-dir DIR        with gsi-config: this CS2 install folder (repeatable) instead of Steam's libraries
   --address HOST       with gsi-config: the address the game posts to (--lan: this machine's local-network one)
@@ -69,7 +72,7 @@ class UsageError extends Error {
   }
 }
 
-const COMMANDS = ['serve', 'token', 'lan', 'app-url', 'gsi-config'];
+const COMMANDS = ['serve', 'token', 'view-key', 'lan', 'app-url', 'gsi-config'];
 
 function parse(argv: string[]) {
   try {
@@ -123,7 +126,8 @@ async function main(argv: string[]): Promise<void> {
   const port = portOf(values.port, DEFAULT_PORT, '--port');
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const portGiven = values.port !== undefined;
-  if (command === 'token') return printToken(port, portGiven, dataDir, values.regenerate ?? false);
+  if (command === 'token' || command === 'view-key')
+    return printSecret(command, port, portGiven, dataDir, values.regenerate ?? false);
   if (command === 'lan') return switchLan(port, dataDir, positionals[1]);
   if (command === 'app-url') return printAppUrl(dataDir, values.regenerate ?? false);
   if (command === 'gsi-config') return gsiConfig(values, dataDir);
@@ -371,33 +375,38 @@ async function throughServer<T>(
   }
 }
 
-/** Asks the running server; without one, reads or replaces the token file itself. */
-async function printToken(
+/** The secrets `token` and `view-key` show: the panel route, its answer's field, the file. */
+const PRINTED_SECRETS = {
+  token: { what: 'the token', route: '/token', field: 'token', file: TOKEN_FILE },
+  'view-key': { what: 'the view key', route: '/view-key', field: 'viewKey', file: VIEW_KEY_FILE },
+} as const;
+
+/** Asks the running server; without one, reads or replaces the secret's file itself. */
+async function printSecret(
+  secret: keyof typeof PRINTED_SECRETS,
   port: number,
   portGiven: boolean,
   dataDir: string,
   regenerate: boolean,
 ): Promise<void> {
+  const { what, route, field, file } = PRINTED_SECRETS[secret];
   const link = await runningPanel(port, dataDir);
   if (!link && regenerate && portGiven)
     throw new Error(
       `no hud-automation server answers on port ${port} (nor runs on ${dataDir}): nothing changed`,
     );
   if (link) {
-    const { token } = await throughServer(
-      link,
-      regenerate ? 'regenerate the token' : 'read the token',
-      (panel) =>
-        regenerate
-          ? panel.call<{ token: string }>('POST', '/token/regenerate')
-          : panel.call<{ token: string }>('GET', '/token'),
+    const answer = await throughServer(link, `${regenerate ? 'regenerate' : 'read'} ${what}`, (panel) =>
+      regenerate
+        ? panel.call<Record<string, string>>('POST', `${route}/regenerate`)
+        : panel.call<Record<string, string>>('GET', route),
     );
-    process.stdout.write(`${token}\n`);
+    process.stdout.write(`${answer[field]}\n`);
     return;
   }
   // No server runs on the data directory: the file is what the next start reads.
-  const file = join(dataDir, TOKEN_FILE);
-  process.stdout.write(`${regenerate ? await regenerateToken(file) : await loadOrCreateToken(file)}\n`);
+  const path = join(dataDir, file);
+  process.stdout.write(`${regenerate ? await regenerateToken(path) : await loadOrCreateToken(path)}\n`);
 }
 
 /** Reads the lock of the server running on the data directory for its application port. */

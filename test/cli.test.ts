@@ -39,6 +39,12 @@ describe('hud-automation token and lan', () => {
       expect((await panel('/internal/token')).token).toBe(fresh);
       expect(await cli('lan', 'on', '--port', port)).toBe('local network mode on');
       expect((await panel('/internal/settings')).settings.lanMode).toBe(true);
+      // The view key the same way: shown, and regenerated through the running server.
+      const view = await cli('view-key', '--port', port);
+      expect(view).toBe((await panel('/internal/view-key')).viewKey);
+      const newView = await cli('view-key', '--regenerate', '--port', port);
+      expect(newView).not.toBe(view);
+      expect((await panel('/internal/view-key')).viewKey).toBe(newView);
     } finally {
       await stop(server);
     }

@@ -98,7 +98,12 @@ export function extractToken(headers: IncomingHttpHeaders): string | undefined {
 
 /** The token in a WebSocket address (`/?token=<token>`), from a request's `url` (path and query). */
 export function extractQueryToken(url: string | undefined): string | undefined {
+  return extractQueryValue(url, 'token');
+}
+
+/** A parameter of a request's address (`?view=<view key>`), undefined when absent or empty. */
+export function extractQueryValue(url: string | undefined, name: string): string | undefined {
   if (url === undefined || !URL.canParse(url, 'http://localhost')) return undefined;
-  const value = new URL(url, 'http://localhost').searchParams.get('token');
+  const value = new URL(url, 'http://localhost').searchParams.get(name);
   return value === null || value === '' ? undefined : value;
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
-import { SIGN_IN_KEY_FILE, TOKEN_FILE } from '../persistence/data-dir.ts';
+import { SIGN_IN_KEY_FILE, TOKEN_FILE, VIEW_KEY_FILE } from '../persistence/data-dir.ts';
 import { reasonOf } from '../persistence/errno-words.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { loadOrCreateToken, regenerateToken } from './access-token.ts';
@@ -14,6 +14,8 @@ export type SecretEvents = {
   token: undefined;
   /** The sign-in key was regenerated: every operator app browser is signed out. */
   signInKey: undefined;
+  /** The view key was regenerated: the pages and devices that carried it must get the new address. */
+  viewKey: undefined;
 };
 
 /** A new secret in `file`; a write that fails is storage_failed and the current secret stays valid. */
@@ -30,8 +32,9 @@ async function replaceSecret(file: string, what: string): Promise<string> {
 }
 
 /**
- * The two secrets of the data directory: the access token local-network devices send, and the key
- * of the operator app's sign-in address. Each is regenerated in its file first, then used.
+ * The secrets of the data directory: the access token local-network devices send, the key of the
+ * operator app's sign-in address, and the view key of the pages that only show (read-only: see
+ * docs/access.md, "Pages that only show"). Each is regenerated in its file first, then used.
  */
 export class Secrets {
   readonly events: Emitter<SecretEvents> = mitt<SecretEvents>();
@@ -40,12 +43,14 @@ export class Secrets {
     private readonly dataDir: string,
     private accessToken: string,
     private key: string,
+    private view: string,
   ) {}
 
   static async load(dataDir: string): Promise<Secrets> {
     const token = await loadOrCreateToken(join(dataDir, TOKEN_FILE));
     const key = await loadOrCreateToken(join(dataDir, SIGN_IN_KEY_FILE));
-    return new Secrets(dataDir, token, key);
+    const view = await loadOrCreateToken(join(dataDir, VIEW_KEY_FILE));
+    return new Secrets(dataDir, token, key, view);
   }
 
   /** The access token local-network devices must send. */
@@ -58,6 +63,11 @@ export class Secrets {
     return this.key;
   }
 
+  /** The read-only key of the pages that only show: it reads the state and runs no command. */
+  viewKey(): string {
+    return this.view;
+  }
+
   async regenerateToken(): Promise<string> {
     this.accessToken = await replaceSecret(join(this.dataDir, TOKEN_FILE), 'access token');
     this.events.emit('token', undefined);
@@ -68,6 +78,12 @@ export class Secrets {
     this.key = await replaceSecret(join(this.dataDir, SIGN_IN_KEY_FILE), 'sign-in key');
     this.events.emit('signInKey', undefined);
     return this.key;
+  }
+
+  async regenerateViewKey(): Promise<string> {
+    this.view = await replaceSecret(join(this.dataDir, VIEW_KEY_FILE), 'view key');
+    this.events.emit('viewKey', undefined);
+    return this.view;
   }
 
   close(): void {

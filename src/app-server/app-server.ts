@@ -36,7 +36,8 @@ export interface AppServerDeps extends WsDeps {
   game: GameData;
   /** The data directory: the uploaded images. */
   dataDir: string;
-  secrets: WsDeps['secrets'] & Pick<Secrets, 'signInKey' | 'regenerateToken' | 'regenerateSignInKey'>;
+  secrets: WsDeps['secrets'] &
+    Pick<Secrets, 'signInKey' | 'regenerateToken' | 'regenerateSignInKey' | 'viewKey' | 'regenerateViewKey'>;
   /** The operator app's signed-in browsers. */
   sessions: Sessions;
 }
@@ -62,7 +63,7 @@ export async function buildAppServer(
   await app.register(errorEnvelopePlugin);
   await app.register(jsonBodyPlugin);
   await app.register(wsPlugin, { transport: 'app', paths: PAGE_WS_PATHS, deps: service, panel });
-  await app.register(pageAccessPlugin, { access, sessions });
+  await app.register(pageAccessPlugin, { access, sessions, viewKey: () => secrets.viewKey() });
   await app.register(authRoutes, { secrets, sessions });
   await app.register(sessionRoutes, { sessions });
   await app.register(panelApiRoutes, {

@@ -8,7 +8,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Access } from '../access/access.ts';
 import { decideAccess } from '../access/access-policy.ts';
-import { extractQueryToken, extractToken } from '../access/access-token.ts';
+import { extractQueryToken, extractQueryValue, extractToken, tokensEqual } from '../access/access-token.ts';
+import type { Peer } from '../access/peer.ts';
 import { pathOf, peerOf } from '../access/peer.ts';
 import type { Sessions } from '../access/sessions.ts';
 import { sessionOf } from '../access/sign-in.ts';
@@ -34,12 +35,15 @@ export interface PageAccessOptions {
   access: Access;
   /** The operator app's sessions: a request with a live session's cookie is signed in. */
   sessions: Pick<Sessions, 'verify'>;
+  /** The current view key: it opens the pages that only show, read-only. */
+  viewKey(): string;
 }
 
-async function refusalOf(
-  request: FastifyRequest,
-  { access, sessions }: PageAccessOptions,
-): Promise<ServiceError | null> {
+/** Where a page's address carries the view key: `/hud?view=<view key>`. */
+export const VIEW_KEY_PARAM = 'view';
+
+async function refusalOf(request: FastifyRequest, options: PageAccessOptions): Promise<ServiceError | null> {
+  const { access, sessions } = options;
   const { host, origin } = request.headers;
   const foreignHost = hostRefusal(host);
   if (foreignHost) return foreignHost;
@@ -79,20 +83,50 @@ async function refusalOf(
     return new ServiceError('unauthorized', 'sign in to the operator app first (its sign-in address or key)');
   }
   if (upgrade || path.startsWith('/api/') || isOverlayPagePath(path)) {
-    // The pages in OBS on this machine read and follow the state without signing in; from the
-    // local network they bring the access token (?token=), as every automation client does: the
-    // HUD and scene pages in their own address, which their WebSocket passes on.
-    if (request.signedIn || peer.class === 'loopback') return null;
-    const presented = extractToken(request.headers) ?? extractQueryToken(request.url);
-    const decision = decideAccess({
-      address: peer.address,
-      lanMode: true,
-      token: access.token(),
-      presentedToken: presented,
-    });
-    if (!decision.allow) return decision.error;
+    return credentialRefusal(request, options, peer, reading || upgrade);
   }
   return null;
+}
+
+/**
+ * The credential of a page, a read or a WebSocket, and what it allows (`request.grant`). The pages in
+ * OBS on this machine read and follow the state without signing in; from the local network they
+ * bring the view key (`?view=`) in their address, which their WebSocket passes on. Full rights come
+ * from a session, the access token, or a program on this machine (no Origin: the spec's local
+ * clients, which need no credential); a browser page without a session, or anything that presents
+ * only the view key, only reads, whatever `?role=` it names (docs/access.md, "Pages that only show").
+ */
+function credentialRefusal(
+  request: FastifyRequest,
+  { access, viewKey }: PageAccessOptions,
+  peer: Peer,
+  reading: boolean,
+): ServiceError | null {
+  if (request.signedIn) return null;
+  const presented = extractToken(request.headers) ?? extractQueryToken(request.url);
+  const view = extractQueryValue(request.url, VIEW_KEY_PARAM);
+  if (presented !== undefined && tokensEqual(access.token(), presented)) return null;
+  if (peer.class === 'loopback') {
+    if (request.headers.origin !== undefined || view !== undefined) request.grant = 'view';
+    return null;
+  }
+  if (presented === undefined && view !== undefined && reading) {
+    if (!tokensEqual(viewKey(), view)) {
+      return new ServiceError(
+        'unauthorized',
+        'view key is wrong: copy the current address from Browser sources',
+      );
+    }
+    request.grant = 'view';
+    return null;
+  }
+  const decision = decideAccess({
+    address: peer.address,
+    lanMode: true,
+    token: access.token(),
+    presentedToken: presented,
+  });
+  return decision.allow ? null : decision.error;
 }
 
 /**

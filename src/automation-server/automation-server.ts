@@ -34,7 +34,8 @@ export interface AutomationServerDeps extends WsDeps {
   panel: Dispatch;
   store: Pick<StateStore, 'status' | 'counters'>;
   game: WsDeps['game'] & Pick<GameData, 'read' | 'ingest'>;
-  secrets: WsDeps['secrets'] & Pick<Secrets, 'regenerateToken' | 'regenerateSignInKey'>;
+  secrets: WsDeps['secrets'] &
+    Pick<Secrets, 'regenerateToken' | 'regenerateSignInKey' | 'viewKey' | 'regenerateViewKey'>;
 }
 
 /**

@@ -11,6 +11,11 @@ export type Role =
   | 'overlay'
   /** A scene page: it only shows. */
   | 'scene'
+  /**
+   * A connection whose credential only reads (the view key, or a page in OBS on this machine without
+   * a session), whatever role it names other than overlay: it runs nothing (docs/access.md).
+   */
+  | 'viewer'
   /** The application around the service on this machine (/internal/* of the automation server). */
   | 'shell';
 
@@ -32,5 +37,7 @@ export interface Callers {
 export const PUBLIC_CALLERS: Callers = {
   roles: new Set(['program', 'operator', 'shell']),
   refusal: (role) =>
-    `a ${role} page only shows the HUD: send commands from the operator app or the automation server`,
+    role === 'viewer'
+      ? 'this connection only reads (the view key, or a page without a session): send commands from the operator app or with the access token'
+      : `a ${role} page only shows the HUD: send commands from the operator app or the automation server`,
 };

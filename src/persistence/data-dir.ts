@@ -30,6 +30,8 @@ export const STATE_FILE = 'state.json';
 export const JOURNAL_FILE = 'state.journal';
 export const TOKEN_FILE = 'access-token';
 export const SIGN_IN_KEY_FILE = 'sign-in-key';
+/** The view key: read-only pages and devices (the HUD, the scenes) carry it in their address. */
+export const VIEW_KEY_FILE = 'view-key';
 /** The operator app's sessions (src/access/sessions.ts). */
 export const SESSIONS_FILE = 'sessions.json';
 /** The auth token of the game's cfg file (Game State Integration). */
@@ -40,12 +42,12 @@ export const LEASE_FILE = 'revision.lease';
 
 /**
  * Temporary files of an interrupted write: write-file-atomic's `access-token.<number>`,
- * `sign-in-key.<number>` and `gsi-token.<number>`, the store's
+ * `sign-in-key.<number>`, `view-key.<number>` and `gsi-token.<number>`, the store's
  * `state.json.tmp`, steno's `.state.json.tmp` from earlier versions, a copy kept aside being
  * rewritten (`state.json.corrupt-<time>.tmp`, see scrubOldCopies).
  */
 const LEFTOVER = new RegExp(
-  `^(?:(?:${STATE_FILE}|${JOURNAL_FILE})\\..+Z\\.tmp|${TOKEN_FILE}\\.\\d+|${SIGN_IN_KEY_FILE}\\.\\d+|${GAME_TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+|${LEASE_FILE}\\.tmp)$`,
+  `^(?:(?:${STATE_FILE}|${JOURNAL_FILE})\\..+Z\\.tmp|${TOKEN_FILE}\\.\\d+|${SIGN_IN_KEY_FILE}\\.\\d+|${VIEW_KEY_FILE}\\.\\d+|${GAME_TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+|${LEASE_FILE}\\.tmp)$`,
 );
 
 // Windows has no POSIX modes: there the files rely on the ACL of the user's profile folder.

@@ -31,6 +31,7 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
     panel: request.signedIn,
     session: request.session?.id ?? null,
     role,
+    grant: request.grant,
   };
   fanout.clients.add(client);
   let deadline: NodeJS.Timeout | undefined;

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import type { Grant } from '../access/grant.ts';
 import type { GameMessage } from '../protocol/game.ts';
 import type { EventMessage, ServerMessage } from '../protocol/websocket.ts';
 import { CLOSE, MAX_BUFFERED_BYTES } from '../protocol/websocket.ts';
@@ -24,6 +25,8 @@ export interface WsClient {
   session: string | null;
   /** What the page says it is (`?role=`): operator, overlay, scene … */
   role: string | null;
+  /** What its credential allows: `view` only reads (and an overlay's report), whatever the role says. */
+  grant: Grant;
 }
 
 /**

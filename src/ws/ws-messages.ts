@@ -76,17 +76,20 @@ export const fullSnapshot = ({ hub, settings }: WsDeps): Snapshot => ({
 
 /**
  * The caller of a client's messages: a program on the automation server; on the application server
- * the page's role (the HUD overlay, a scene page), else the operator app. What each may run is the
+ * the page's role (the HUD overlay, a scene page), else the operator app. A connection whose
+ * credential only reads is an overlay (it may report what it shows) or a viewer, whatever else it
+ * names: the role it declares can narrow what it may do, never widen it. What each may run is the
  * dispatcher's to decide.
  */
 function callerOf({ transport }: WsContext, client: WsClient): Caller {
-  const role: Role =
-    transport === 'ws'
-      ? 'program'
-      : client.role === 'overlay' || client.role === 'scene'
-        ? client.role
-        : 'operator';
-  return { transport, address: client.address, role };
+  return { transport, address: client.address, role: roleOf(transport, client) };
+}
+
+function roleOf(transport: WsContext['transport'], { role, grant }: WsClient): Role {
+  if (transport === 'ws') return 'program';
+  if (role === 'overlay') return 'overlay';
+  if (grant === 'view') return 'viewer';
+  return role === 'scene' ? 'scene' : 'operator';
 }
 
 /** The one report a page may send: the HUD overlay tells what it shows (docs/websocket.md). */

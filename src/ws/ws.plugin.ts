@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocketServer } from 'ws';
+import type { Grant } from '../access/grant.ts';
 import { formatRecord } from '../access/recent-requests.ts';
 import type { Settings } from '../protocol/settings.ts';
 import type { PanelStatus } from '../protocol/websocket.ts';
@@ -19,6 +20,10 @@ import type { WsContext, WsDeps } from './ws-messages.ts';
  * every client-visible change arrives as an event, in revision order.
  */
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the request's credential allows (src/access/grant.ts); the automation server's are all full. */
+    grant: Grant;
+  }
   interface FastifyInstance {
     /** Closes every WebSocket of this server with a code and a reason (the server is switched off). */
     closeSockets(code: number, reason: string): void;
@@ -70,6 +75,8 @@ export interface WsOptions {
 async function wsPlugin(app: FastifyInstance, { transport, paths, deps, panel }: WsOptions): Promise<void> {
   const { hub, game, settings, secrets, access } = deps;
   const fanout = new WsFanout();
+  // The application server's access checks narrow it (page-access.plugin.ts).
+  app.decorateRequest('grant', 'full');
   const isOverlayPage = (client: WsClient) => client.role === 'overlay' && client.authenticated;
   // The overlay pages are this gateway's own connections: it counts them into the status.
   const statusNow = panel
@@ -100,7 +107,10 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, deps, panel }:
   hub.emitter.on('event', broadcast);
   game.emitter.on('message', broadcast);
   const isRemote = (client: { remote: boolean }) => client.remote;
-  const onToken = () => fanout.close(isRemote, CLOSE.unauthorized, 'the access token was regenerated');
+  const holdsToken = (client: WsClient) => client.remote && client.grant === 'full';
+  const onToken = () => fanout.close(holdsToken, CLOSE.unauthorized, 'the access token was regenerated');
+  const holdsViewKey = (client: WsClient) => client.remote && client.grant === 'view';
+  const onViewKey = () => fanout.close(holdsViewKey, CLOSE.unauthorized, 'the view key was regenerated');
   let brandingSent = JSON.stringify(brandingOf(settings.current()));
   const onSettings = (next: Settings) => {
     if (!next.lanMode) fanout.close(isRemote, CLOSE.forbidden, 'local network mode was switched off');
@@ -112,6 +122,7 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, deps, panel }:
     fanout.broadcast({ type: 'event', event: 'branding', revision: hub.revision, data: branding });
   };
   secrets.events.on('token', onToken);
+  secrets.events.on('viewKey', onViewKey);
   const stopSettings = settings.onChange(onSettings);
   const pings = setInterval(() => heartbeat(fanout.clients), PING_INTERVAL_MS).unref();
   const stopPanel = panel && statusNow ? feedPanels(panel, statusNow, fanout, deps) : () => {};
@@ -123,6 +134,7 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, deps, panel }:
     hub.emitter.off('event', broadcast);
     game.emitter.off('message', broadcast);
     secrets.events.off('token', onToken);
+    secrets.events.off('viewKey', onViewKey);
     stopSettings();
     stopPanel();
   });

@@ -137,5 +137,11 @@ describe.skipIf(!chromiumAvailable)('the observer pages in Chromium', () => {
     await linked.goto(server.signInUrl().replace(/\/\?key=/, '/observer?key='));
     await linked.locator('[data-observer-page]').waitFor();
     expect(linked.url()).toBe(`${server.applicationUrl}/observer`);
+
+    // Its view-key address shows without signing in (read-only: docs/access.md).
+    const viewing = await newPage({ width: 1280, height: 720 });
+    await viewing.goto(`${server.applicationUrl}/observer?view=${server.service.secrets.viewKey()}`);
+    await viewing.getByText('The smart observer is off').waitFor();
+    expect(await viewing.getByLabel('Sign-in key').count()).toBe(0);
   });
 });

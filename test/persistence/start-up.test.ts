@@ -8,6 +8,7 @@ import {
   SIGN_IN_KEY_FILE,
   STATE_FILE,
   TOKEN_FILE,
+  VIEW_KEY_FILE,
 } from '../../src/persistence/data-dir.ts';
 import { readRunningServer } from '../../src/persistence/data-dir-lock.ts';
 import { decodeRecords, encodeRecord } from '../../src/persistence/journal-format.ts';
@@ -339,7 +340,14 @@ describe.skipIf(process.platform === 'win32')('the data directory', () => {
     const fresh = join(parent, 'new', 'data');
     const server = await build({ dataDir: fresh });
     expect((await stat(fresh)).mode & 0o777).toBe(0o700);
-    for (const file of [STATE_FILE, JOURNAL_FILE, TOKEN_FILE, SIGN_IN_KEY_FILE, GAME_TOKEN_FILE]) {
+    for (const file of [
+      STATE_FILE,
+      JOURNAL_FILE,
+      TOKEN_FILE,
+      SIGN_IN_KEY_FILE,
+      VIEW_KEY_FILE,
+      GAME_TOKEN_FILE,
+    ]) {
       expect((await stat(join(fresh, file))).mode & 0o777, file).toBe(0o600);
     }
     await server.close();
@@ -348,10 +356,13 @@ describe.skipIf(process.platform === 'win32')('the data directory', () => {
     await mkdir(old);
     await writeFile(join(old, TOKEN_FILE), 'a'.repeat(43));
     await writeFile(join(old, GAME_TOKEN_FILE), 'c'.repeat(43));
+    await writeFile(join(old, VIEW_KEY_FILE), 'd'.repeat(43));
     await writeFile(join(old, STATE_FILE), await readFile(join(fresh, STATE_FILE)));
-    for (const file of [TOKEN_FILE, GAME_TOKEN_FILE, STATE_FILE]) await chmod(join(old, file), 0o644);
+    for (const file of [TOKEN_FILE, GAME_TOKEN_FILE, VIEW_KEY_FILE, STATE_FILE])
+      await chmod(join(old, file), 0o644);
     const leftovers = [
       `${TOKEN_FILE}.2735104419`,
+      `${VIEW_KEY_FILE}.77`,
       `${GAME_TOKEN_FILE}.1234`,
       `${STATE_FILE}.tmp`,
       `.${STATE_FILE}.tmp`,
@@ -360,10 +371,11 @@ describe.skipIf(process.platform === 'win32')('the data directory', () => {
     const again = await build({ dataDir: old });
     const files = await readdir(old);
     for (const file of leftovers) expect(files).not.toContain(file);
-    for (const file of [STATE_FILE, TOKEN_FILE, GAME_TOKEN_FILE]) {
+    for (const file of [STATE_FILE, TOKEN_FILE, GAME_TOKEN_FILE, VIEW_KEY_FILE]) {
       expect((await stat(join(old, file))).mode & 0o777, file).toBe(0o600);
     }
     expect((await get(again, '/internal/token')).body.token).toBe('a'.repeat(43));
+    expect(again.service.secrets.viewKey()).toBe('d'.repeat(43));
     expect(again.service.game.token).toBe('c'.repeat(43));
   });
 

@@ -42,6 +42,7 @@ const clientOf = (socket: WebSocket, authenticated = true): WsClient => ({
   panel: false,
   session: null,
   role: null,
+  grant: 'full',
 });
 
 describe('serializeMessage', () => {

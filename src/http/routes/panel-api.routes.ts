@@ -1,6 +1,6 @@
 /**
- * The panel API, the same on both servers: the recent requests, the access token, the settings and
- * the subscription switch.
+ * The panel API, the same on both servers: the recent requests, the access token, the view key, the
+ * settings and the subscription switch.
  * The application shell reaches it at /internal/* of the automation server (this machine only), the
  * operator app at /api/panel/* of the application server (signed-in browsers only): the access
  * layers decide who comes in, the settings command decides who may change settings.
@@ -20,6 +20,9 @@ import type { SettingsOwner } from '../../settings/settings-owner.ts';
 
 export const settingsAnswer = answers(okAnswer({ settings: PublicSettingsSchema }));
 const tokenAnswer = answers(okAnswer({ token: Type.String() }));
+const viewKeyAnswer = answers(
+  okAnswer({ viewKey: Type.String({ description: 'The read-only key of the pages that only show' }) }),
+);
 const keyAnswer = answers(okAnswer({ key: Type.String({ description: 'The new sign-in key' }) }));
 
 export interface PanelApiOptions {
@@ -30,7 +33,10 @@ export interface PanelApiOptions {
   /** The settings command. */
   panel: Dispatch;
   settings: Pick<SettingsOwner, 'current'>;
-  secrets: Pick<Secrets, 'token' | 'regenerateToken' | 'regenerateSignInKey'>;
+  secrets: Pick<
+    Secrets,
+    'token' | 'regenerateToken' | 'regenerateSignInKey' | 'viewKey' | 'regenerateViewKey'
+  >;
   access: Pick<Access, 'recent'>;
 }
 
@@ -51,6 +57,15 @@ const panelApiRoutes: FastifyPluginAsyncTypebox<PanelApiOptions> = async (
   app.post(`${base}/token/regenerate`, { schema: { response: tokenAnswer } }, async () => ({
     ok: true as const,
     token: await secrets.regenerateToken(),
+  }));
+  // The Browser sources card's addresses for another machine carry it (docs/access.md).
+  app.get(`${base}/view-key`, { schema: { response: viewKeyAnswer } }, async () => ({
+    ok: true as const,
+    viewKey: secrets.viewKey(),
+  }));
+  app.post(`${base}/view-key/regenerate`, { schema: { response: viewKeyAnswer } }, async () => ({
+    ok: true as const,
+    viewKey: await secrets.regenerateViewKey(),
   }));
   // Every browser signed out; the answer's key makes the new sign-in address (hud-automation app-url).
   app.post(`${base}/sign-in-key/regenerate`, { schema: { response: keyAnswer } }, async () => ({

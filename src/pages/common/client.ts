@@ -48,13 +48,19 @@ const localFailure = (action: string, message: string): CommandFailure => ({
   message,
 });
 
-/** The WebSocket address of this page's server; a `?token=` of the page travels along (LAN pages). */
+/**
+ * The WebSocket address of this page's server; the page's credential travels along (LAN pages): the
+ * view key (`?view=`, read-only) or the access token (`?token=`).
+ */
 export function socketUrl(role: string, location: Location = window.location): string {
   const url = new URL('/ws', location.href);
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   url.searchParams.set('role', role);
-  const token = new URLSearchParams(location.search).get('token');
-  if (token) url.searchParams.set('token', token);
+  const query = new URLSearchParams(location.search);
+  for (const name of ['view', 'token']) {
+    const value = query.get(name);
+    if (value) url.searchParams.set(name, value);
+  }
   return url.toString();
 }
 

@@ -26,9 +26,12 @@ type Auth = 'checking' | 'signed-out' | 'signed-in';
 const auth = signal<Auth>('checking');
 const client = new Client({ role: 'scene', onClose: () => void checkSignIn() });
 
+/** Opened by its view-key address (`/observer?view=…`): it only shows, so it needs no sign-in. */
+const viewOnly = new URLSearchParams(window.location.search).has('view');
+
 async function checkSignIn(): Promise<void> {
   const answer = await api.authStatus();
-  if (answer.ok && answer.signedIn) {
+  if ((answer.ok && answer.signedIn) || viewOnly) {
     auth.value = 'signed-in';
     client.start();
   } else {

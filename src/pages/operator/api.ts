@@ -59,6 +59,8 @@ export const api = {
   requests: () => request<{ requests: RequestRecord[] }>('GET', '/api/panel/requests'),
   token: () => request<{ token: string }>('GET', '/api/panel/token'),
   regenerateToken: () => request<{ token: string }>('POST', '/api/panel/token/regenerate'),
+  viewKey: () => request<{ viewKey: string }>('GET', '/api/panel/view-key'),
+  regenerateViewKey: () => request<{ viewKey: string }>('POST', '/api/panel/view-key/regenerate'),
   settings: (change: SettingsChange) =>
     request<{ settings: PublicSettings }>('POST', '/api/panel/settings', change),
   uploadImage: async (file: Blob) =>

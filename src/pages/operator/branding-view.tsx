@@ -1,8 +1,8 @@
 /**
  * What the broadcast pages show besides the match, set here and saved with the settings: the event
  * logo, the sponsor images (rotating on the sponsor overlay and scene), the talents of the talents
- * scene; and the browser-source addresses of the HUD pages, ready to copy (with the token for OBS
- * on another machine of the local network); the radar's overview images and whether it is on air.
+ * scene; and the browser-source addresses of the HUD pages, ready to copy (with the read-only view
+ * key for OBS on another machine of the local network, never the access token); the radar's overview images and whether it is on air.
  */
 import { computed, useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
@@ -20,7 +20,7 @@ import { SafeImage } from '../common/safe-image.tsx';
 import type { PanelStatus } from '../common/store.ts';
 import { panelStatus, state } from '../common/store.ts';
 import { api, readBase64, request } from './api.ts';
-import { Address, Card, ErrorText, Field } from './ui.tsx';
+import { Address, Card, ConfirmButton, ErrorText, Field } from './ui.tsx';
 
 type Branding = PanelStatus['settings']['branding'];
 type Talent = Branding['talents'][number];
@@ -243,14 +243,18 @@ const SOURCE_PATHS = [
 /** The HUD pages' addresses for OBS browser sources: this machine, and with LAN mode the others. */
 export function SourcesCard() {
   const status = panelStatus.value;
-  const token = useSignal<string | null>(null);
+  // The view key, not the access token: a page opened with it only shows (docs/access.md).
+  const viewKey = useSignal<string | null>(null);
+  const error = useSignal<string | null>(null);
   const lan = status?.settings.lanMode === true;
+  const load = async (regenerate: boolean) => {
+    const answer = regenerate ? await api.regenerateViewKey() : await api.viewKey();
+    error.value = answer.ok ? null : answer.message;
+    if (answer.ok) viewKey.value = answer.viewKey;
+  };
   useEffect(() => {
-    if (!lan) return;
-    void api.token().then((answer) => {
-      if (answer.ok) token.value = answer.token;
-    });
-  }, [lan, token]);
+    if (lan) void load(false);
+  }, [lan]);
   const remote = lan
     ? (status?.app.appUrls ?? []).filter((url) => !/\/\/(127\.|\[::1\]|localhost)/.test(url))
     : [];
@@ -265,20 +269,31 @@ export function SourcesCard() {
           <Address url={`${window.location.origin}${path}`} what="source" hook={{ 'data-source': path }} />
         ))}
       </ul>
-      {remote.length > 0 && token.value ? (
+      {remote.length > 0 && viewKey.value ? (
         <>
           <h3>From another machine of the local network</h3>
+          <p class="muted small">These addresses carry the view key: they show the HUD and run no command.</p>
           <ul class="address-list">
             {remote.flatMap((base) =>
               SOURCE_PATHS.map((path) => (
                 <Address
-                  url={`${base}${path}?token=${token.value}`}
+                  url={`${base}${path}?view=${viewKey.value}`}
                   what="network source"
                   hook={{ 'data-lan-source': path }}
                 />
               )),
             )}
           </ul>
+          <ConfirmButton
+            label="Regenerate view key"
+            question="Regenerate the view key?"
+            detail="Browser sources on other machines are disconnected at once and need the new addresses. This computer's sources are not affected."
+            confirmLabel="Regenerate and disconnect"
+            small
+            hook={{ 'data-action': 'regenerate-view-key' }}
+            onConfirm={() => void load(true)}
+          />
+          <ErrorText message={error.value} />
         </>
       ) : lan ? null : (
         <p class="muted small">Switch on local network mode for OBS on another machine.</p>
