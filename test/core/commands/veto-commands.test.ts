@@ -82,7 +82,8 @@ describe('veto commands', () => {
   });
 
   it('veto_select refuses what the turn cannot take and changes nothing', async () => {
-    const server = await build();
+    // FaZe's logo would fail to load in the background between the two reads (a revision more).
+    const server = await build({ machine: withoutLogoFetch });
     expect((await command(server, 'veto_select', { map: 'mirage' })).status).toBe(409);
     await command(server, 'veto_start', { boFormat: 'bo3', ...teams });
     await command(server, 'veto_select', { map: 'mirage' });
