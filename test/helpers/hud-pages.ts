@@ -31,6 +31,8 @@ export interface ProbedText {
   fontSize: number;
   fontWeight: number;
   dead: boolean;
+  /** Under another player's mark (the radar's discs where players stand on each other). */
+  covered: boolean;
   boxes: Array<{ left: number; top: number; right: number; bottom: number }>;
 }
 

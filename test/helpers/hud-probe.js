@@ -5,7 +5,8 @@
  *
  *   hudProbe.until(words)  resolves once the root's data-open holds and lacks the words it is told
  *   hudProbe.layout()      the visible panels that intersect, and the text that overflows its box
- *   hudProbe.texts()       every visible text element: its text box, colour, size, weight, dimmed
+ *   hudProbe.texts()       every visible text element: its painted text boxes, colour, size, weight,
+ *                          dimmed (a dead player's), covered (under another player's mark)
  *   hudProbe.contrast()    the contrast of those texts over a screenshot of what is under them
  *   hudProbe.sideColours() the colours that say each team's side, and the preset's side colours
  */
@@ -248,14 +249,60 @@
     return { onAir: boxes.map((b) => b.name), problems, ms: performance.now() - started };
   }
 
+  /**
+   * The line boxes of an element's text as far as they are painted: cut to every box up to its panel
+   * that clips its overflow (the part of a long name behind its ellipsis is not drawn, and what is
+   * under it is not its background).
+   */
+  function paintedBoxes(element, panel) {
+    let boxes = textBoxes(element);
+    for (let around = element; around; around = around === panel ? null : around.parentElement) {
+      const style = styleOf(around);
+      const clipsX = style.overflowX !== 'visible';
+      const clipsY = style.overflowY !== 'visible';
+      if (!clipsX && !clipsY) continue;
+      const edge = toStage(around.getBoundingClientRect());
+      boxes = boxes
+        .map((box) => ({
+          left: clipsX ? Math.max(box.left, edge.left) : box.left,
+          right: clipsX ? Math.min(box.right, edge.right) : box.right,
+          top: clipsY ? Math.max(box.top, edge.top) : box.top,
+          bottom: clipsY ? Math.min(box.bottom, edge.bottom) : box.bottom,
+        }))
+        .filter((box) => box.right > box.left && box.bottom > box.top);
+    }
+    return boxes;
+  }
+
+  /**
+   * Whether another player's mark lies over the text: where players stand on each other (the radar's
+   * discs in a spawn), the number underneath is covered, not drawn on a poor background. Asked of the
+   * topmost element at points across the text's first painted line (a disc may cover a part of it).
+   */
+  function coveredByAnotherPlayer(element, boxes) {
+    const own = element.closest('[data-slot]');
+    const [box] = boxes;
+    if (!own || !box) return false;
+    for (const fx of [0.2, 0.5, 0.8])
+      for (const fy of [0.2, 0.5, 0.8]) {
+        const x = stage.left + (box.left + (box.right - box.left) * fx) * stage.scale;
+        const y = stage.top + (box.top + (box.bottom - box.top) * fy) * stage.scale;
+        const top = document.elementFromPoint(x, y)?.closest('[data-slot]');
+        if (top && top !== own && !top.contains(own) && !own.contains(top)) return true;
+      }
+    return false;
+  }
+
   /** Every visible text element with what a contrast check needs. */
   function texts() {
     stage = null;
+    styles = new Map();
     return textElements().map(({ element, panel }) => {
       const style = getComputedStyle(element);
       let opacity = 1;
       for (let node = element; node; node = node.parentElement)
         opacity *= Number(getComputedStyle(node).opacity);
+      const boxes = paintedBoxes(element, panel);
       return {
         where: `${nameOf(panel)} ${pathOf(element)}`,
         text: ownText(element).slice(0, 40),
@@ -264,7 +311,8 @@
         fontSize: Number.parseFloat(style.fontSize),
         fontWeight: Number(style.fontWeight),
         dead: element.closest('[data-alive="false"]') !== null,
-        boxes: textBoxes(element),
+        covered: coveredByAnotherPlayer(element, boxes),
+        boxes,
       };
     });
   }

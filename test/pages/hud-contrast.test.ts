@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { PANELS } from '../../machines/panels.ts';
 import { THEME_PRESETS } from '../../src/pages/common/broadcast.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, tempDir } from '../helpers/build.ts';
@@ -26,6 +27,10 @@ const PAGES = fileURLToPath(new URL('../../src/pages/', import.meta.url));
 /** WCAG 2 AA: 4.5:1, or 3:1 for large text (24 px, or 18.66 px bold); a dead player's text 3:1. */
 const required = (text: ProbedText) =>
   text.dead || text.fontSize >= 24 || (text.fontSize >= 18.66 && text.fontWeight >= 700) ? 3 : 4.5;
+
+/** The panels the commands toggle (machines/panels.ts), and those that draw only with live game data. */
+const TOGGLED: string[] = PANELS.flatMap((panel) => ('hook' in panel ? [panel.hook] : []));
+const NEEDS_GAME = ['stats', 'radar'];
 
 /** What the overlay shows at once, in turn: together every panel and every kind of text. */
 interface Scene {
@@ -54,21 +59,28 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: colours and fonts', () => 
       [present, absent],
     );
 
-  async function show(server: RunningServer, page: Page, scene: Scene) {
-    for (const hook of ['scoreboard', 'veto', 'stats'])
-      await ok(server, `${scene.panels.includes(hook) ? 'show' : 'hide'}_${hook}`);
+  /**
+   * Shows a scene and waits for it. The stats panel and the radar draw only with live game data:
+   * shown without it, they must stay off air.
+   */
+  async function show(server: RunningServer, page: Page, scene: Scene, live: boolean) {
+    for (const hook of TOGGLED) await ok(server, `${scene.panels.includes(hook) ? 'show' : 'hide'}_${hook}`);
     for (const [action, at] of [
       ['set_sponsor_overlay', scene.sponsor],
       ['set_event_badge', scene.badge],
     ] as const)
       await ok(server, action, at ? { enabled: true, position: at } : { enabled: false });
+    const onAir = (hook: string) => scene.panels.includes(hook) && (live || !NEEDS_GAME.includes(hook));
     const present = [
-      ...scene.panels,
+      ...scene.panels.filter(onAir),
       ...(scene.sponsor ? [`sponsor@${scene.sponsor}`] : []),
       ...(scene.badge ? [`badge@${scene.badge}`] : []),
     ];
-    const absent = ['scoreboard', 'veto', 'stats'].filter((hook) => !scene.panels.includes(hook));
-    await until(page, present, absent);
+    await until(
+      page,
+      present,
+      TOGGLED.filter((hook) => !onAir(hook)),
+    );
   }
 
   /**
@@ -118,17 +130,21 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: colours and fonts', () => 
 
     const failures: string[] = [];
     const seen = new Set<string>();
+    // A radar disc under another (players standing on each other) is covered, not poorly contrasted.
+    const covered = new Set<string>();
     const check = async (preset: string, scene: string) => {
       for (const text of await contrasts(page)) {
-        seen.add(text.where.split(' ')[0] ?? '');
-        if (text.contrast < required(text))
+        const panel = text.where.split(/[ @]/)[0] ?? '';
+        seen.add(panel);
+        if (text.covered) covered.add(`${panel}: ${scene}, ${text.where} "${text.text}"`);
+        else if (text.contrast < required(text))
           failures.push(
             `${preset}, ${scene}: ${text.where} "${text.text}" ${text.contrast.toFixed(2)}:1 < ${required(text)}:1 (${text.color}, ${text.fontSize}px ${text.fontWeight})`,
           );
       }
     };
-    const presets = async (scene: Scene) => {
-      await show(server, page, scene);
+    const presets = async (scene: Scene, live: boolean) => {
+      await show(server, page, scene, live);
       for (const { id } of THEME_PRESETS) {
         await ok(server, 'set_color_preset', { presetId: id });
         await page.locator(`[data-page="hud"][data-preset="${id}"]`).waitFor();
@@ -138,35 +154,73 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: colours and fonts', () => 
       }
     };
 
-    // Before the game: the map score, the stats panel's note, the veto.
-    await presets({ name: 'no game', panels: ['scoreboard', 'veto'], sponsor: null, badge: null });
-    await presets({
-      name: 'no game, stats',
-      panels: ['stats'],
-      sponsor: 'bottom-left',
-      badge: 'bottom-right',
-    });
-    // The live round at its end: dead players, the round's words, every box.
+    // Before the game: the map score, the veto, the corner panels; the stats panel and the radar
+    // are on but draw nothing without the game.
+    await presets(
+      {
+        name: 'no game',
+        panels: ['scoreboard', 'veto', 'stats', 'radar'],
+        sponsor: 'top-right',
+        badge: 'top-left',
+      },
+      false,
+    );
+    await presets(
+      { name: 'no game, corners', panels: ['stats', 'radar'], sponsor: 'bottom-left', badge: 'bottom-right' },
+      false,
+    );
     const frames = ((await fixture(ROUND_SEQUENCE)) as Frame[]).map((frame) => toCs2(frame));
+    // Freeze time: the economy.
+    const freezetime = frames[10];
+    if (!freezetime) throw new Error('no frame 10');
+    await post(server, freezetime);
+    await until(page, ['players', 'observed', 'economy']);
+    await presets(
+      { name: 'live-freezetime', panels: ['stats', 'radar'], sponsor: 'top-right', badge: 'top-left' },
+      true,
+    );
+    // The live round at its end: dead players, the round's words and banner, every box.
     const roundOver = frames[8];
     if (!roundOver) throw new Error('no frame 8');
     await post(server, roundOver);
-    await until(page, ['players', 'observed']);
-    await presets({
-      name: 'live',
-      panels: ['scoreboard', 'stats'],
-      sponsor: 'bottom-right',
-      badge: 'top-center',
-    });
+    await until(page, ['players', 'observed', 'round-banner'], ['economy']);
+    await presets(
+      {
+        name: 'live',
+        panels: ['scoreboard', 'stats', 'radar'],
+        sponsor: 'bottom-right',
+        badge: 'top-center',
+      },
+      true,
+    );
     await ok(server, 'save_replay');
     await holdReplay([page]);
-    await presets({ name: 'live-replay-veto', panels: ['veto'], sponsor: 'top-right', badge: 'top-left' });
+    await presets(
+      { name: 'live-replay-veto', panels: ['veto', 'radar'], sponsor: 'top-right', badge: 'top-left' },
+      true,
+    );
     await endReplay([page]);
 
     // Every kind of panel was measured.
-    for (const panel of ['topbar', 'players', 'observed', 'scoreboard', 'veto', 'stats', 'replay'])
+    for (const panel of [
+      'topbar',
+      'players',
+      'observed',
+      'scoreboard',
+      'veto',
+      'stats',
+      'radar',
+      'economy',
+      'round-banner',
+      'sponsor',
+      'badge',
+      'replay',
+    ])
       expect([...seen], panel).toContain(panel);
     expect(failures, failures.slice(0, 40).join('\n')).toEqual([]);
+    // Only the radar's discs ever lie on each other (the layout test keeps everything else apart).
+    console.info(`covered, not measured:\n${[...covered].join('\n')}`);
+    for (const text of covered) expect(text).toMatch(/^radar: /);
   }, 300_000);
 
   it('team A and team B each wear the colour of the side they play, after a swap too; identity stays neutral', async () => {

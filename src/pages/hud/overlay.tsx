@@ -2,7 +2,8 @@
  * The HUD overlay: every panel on the 1920x1080 stage, each shown as the HUD state says.
  *
  * The root carries what the zone rules of hud.css need (docs/themes.md, "Zones"): `data-open`, the
- * panels shown now, and `data-side-a` / `data-side-b`, the game side each team plays.
+ * panels shown now; `data-stats-team`, the team whose side the stats panel takes while it is on air;
+ * and `data-side-a` / `data-side-b`, the game side each team plays.
  */
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { activePreset } from '../common/broadcast.ts';
@@ -16,7 +17,7 @@ import { Radar } from './radar.tsx';
 import { ReplayPanel } from './replay-panel.tsx';
 import { RoundBanner } from './round-banner.tsx';
 import { Scoreboard } from './scoreboard.tsx';
-import { StatsPanel } from './stats-panel.tsx';
+import { StatsPanel, statsOnAirTeam } from './stats-panel.tsx';
 import { TopBar } from './top-bar.tsx';
 import { VetoPanel } from './veto-panel.tsx';
 
@@ -79,6 +80,7 @@ export function Overlay() {
         data-game={gameOn.value ? 'live' : 'off'}
         data-side-a={sideOfTeam('A') ?? undefined}
         data-side-b={sideOfTeam('B') ?? undefined}
+        data-stats-team={statsOnAirTeam.value ?? undefined}
       >
         <TopBar />
         <Radar />

@@ -5,6 +5,7 @@
  */
 
 import type { GamePlayer } from '../../protocol/index.ts';
+import { FitText } from '../common/fit-text.tsx';
 import { Icon } from './icons.tsx';
 import { gameOn, isObserved, money, playerInSlot } from './live.ts';
 
@@ -60,9 +61,8 @@ export function PlayerRow(props: { slot: number; name: string | null }) {
       data-observed={String(observed)}
     >
       <kbd class="prow__slot">{String(slot)}</kbd>
-      <span class="prow__name" data-player-name>
-        {name ?? live?.name ?? 'Open slot'}
-      </span>
+      {/* Read whole where it can be: a long name shrinks a little before its ellipsis. */}
+      <FitText class="prow__name" data-player-name text={name ?? live?.name ?? 'Open slot'} min={0.8} />
       {live
         ? SCOREBOARD_COLUMNS.map(({ col }) => {
             const { hooks, content } = cell(col, live);
