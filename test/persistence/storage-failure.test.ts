@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,8 @@ import { startServer } from '../../src/server.ts';
 import { build, command, get, PROGRAM, tempDir } from '../helpers/build.ts';
 import { post, startCli } from '../helpers/cli-process.ts';
 import { FaultyFiles } from '../helpers/faulty-files.ts';
+import { panelApi } from '../helpers/hud.ts';
+import { pngOf } from '../helpers/logos.ts';
 import { fillDisk, mountTmpfs, remount, tmpfsSkipReason } from '../helpers/tmpfs.ts';
 import { connect } from '../helpers/ws-client.ts';
 
@@ -207,6 +210,37 @@ describe.skipIf(tmpfsSkip)(
       await expect(
         startCli(['--headless', '--no-obs', '--data-dir', dataDir, '--log-level', 'warn']),
       ).rejects.toThrow(`cannot write to the data directory ${dataDir}: read-only file system (EROFS)`);
+    });
+  },
+);
+
+describe.skipIf(tmpfsSkip)(
+  `an image upload on a real small disk${tmpfsSkip ? ` (skipped: ${tmpfsSkip})` : ''}`,
+  () => {
+    it('a full disk answers 507 in words, leaves no partial file, and the state is untouched', async () => {
+      const dataDir = mountTmpfs('1m');
+      const server = await build({ dataDir });
+      const api = await panelApi(server);
+      const revision = (await get(server, '/api/state')).body.state.revision;
+      const free = await fillDisk(join(dataDir, 'filler'));
+      // A real PNG of 256x256 whose bytes do not compress: larger than what the disk has left.
+      const image = Buffer.concat([pngOf(256, 0x1d5fe0), randomBytes(200_000)]);
+      const refused = await api.upload(image);
+      expect(refused).toEqual({
+        status: 507,
+        body: {
+          ok: false,
+          error: 'storage_failed',
+          message: expect.stringMatching(/^the image was not stored: the disk is full .*nothing was kept$/),
+        },
+      });
+      expect(await readdir(join(dataDir, 'media')).catch(() => [])).toEqual([]);
+      expect((await get(server, '/api/state')).body.state.revision).toBe(revision);
+      await free();
+      const stored = await api.upload(image);
+      expect(stored.status).toBe(200);
+      expect(await readdir(join(dataDir, 'media'))).toEqual([stored.body.media.id]);
+      await server.close();
     });
   },
 );
