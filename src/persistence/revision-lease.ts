@@ -8,7 +8,7 @@
  * event costs no write but once a block.
  */
 import { closeSync, fsyncSync, openSync, renameSync, writeFileSync } from 'node:fs';
-import { open, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { LEASE_FILE, OWNER_ONLY } from './data-dir.ts';
@@ -76,10 +76,14 @@ export class RevisionLease {
     return this.#startAt;
   }
 
-  /** Start-up, before anything is sent: a block above `revision` is taken, durably. */
+  /**
+   * Start-up: a block above `revision` is taken, durably. Written at once, synchronously, like
+   * `cover`: an actor may already send a revision at start (the OBS connection's first state), and
+   * two writes of the lease must never be in flight together (they share the temporary file).
+   */
   async take(revision: number): Promise<void> {
     const startAt = revision + 1 + this.block;
-    await writeLease(this.file, startAt);
+    writeLeaseSync(this.file, startAt);
     this.#startAt = startAt;
   }
 
@@ -115,7 +119,7 @@ export class RevisionLease {
    * on from that revision itself.
    */
   async settle(revision: number): Promise<void> {
-    await writeLease(this.file, revision);
+    writeLeaseSync(this.file, revision);
     this.#startAt = revision;
   }
 }
@@ -123,14 +127,6 @@ export class RevisionLease {
 const textOf = (startAt: number) => `${JSON.stringify({ startAt } satisfies LeaseDocument)}\n`;
 
 /** Temp file, fsync, rename, fsync of the directory: never torn, and it outlasts a power cut. */
-async function writeLease(file: string, startAt: number): Promise<void> {
-  const temp = `${file}.tmp`;
-  await writeFile(temp, textOf(startAt), { mode: OWNER_ONLY, flush: true });
-  await rename(temp, file);
-  const dir = await open(dirname(file), 'r');
-  await dir.sync().finally(() => dir.close());
-}
-
 function writeLeaseSync(file: string, startAt: number): void {
   const temp = `${file}.tmp`;
   writeFileSync(temp, textOf(startAt), { mode: OWNER_ONLY, flush: true });
