@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LEVEL: Record<string, number> = {
   machines: 0,
   protocol: 1,
-  // Pure helpers of the network: address classes.
+  // Pure helpers of the network: address classes, network errors in words.
   net: 1,
   version: 1,
   logger: 1,

@@ -1,4 +1,5 @@
 import { load } from 'cheerio';
+import { hostOfUrl, networkCause } from '../net/network-errors.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { VERSION } from '../version.ts';
 
@@ -163,37 +164,11 @@ function abortError(signal: AbortSignal, request: SourceRequest): ServiceError {
   return new ServiceError('upstream_error', `the ${request.what} request to ${request.source} was aborted`);
 }
 
-const NETWORK_CAUSES: Record<string, string> = {
-  ECONNREFUSED: 'the connection was refused',
-  ECONNRESET: 'the connection was reset',
-  ENOTFOUND: 'the host name was not found',
-  EAI_AGAIN: 'the host name could not be resolved (DNS)',
-  ETIMEDOUT: 'the connection timed out',
-  EHOSTUNREACH: 'the host is unreachable',
-  ENETUNREACH: 'the network is unreachable',
-  UND_ERR_SOCKET: 'the connection closed unexpectedly',
-  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
-};
-
 function networkError(error: unknown, request: SourceRequest): ServiceError {
-  const code = errorCode(error);
-  let reason = code ? NETWORK_CAUSES[code] : undefined;
-  if (!reason && code && /CERT|SSL|TLS/.test(code)) reason = `the TLS certificate was refused (${code})`;
-  reason ??= code ? `network error ${code}` : 'network error';
   return new ServiceError(
     'upstream_error',
-    `could not reach ${request.source} (${hostOf(request.url)}) for the ${request.what}: ${reason}`,
+    `could not reach ${request.source} (${hostOfUrl(request.url)}) for the ${request.what}: ${networkCause(error)}`,
   );
-}
-
-// undici reports the system error as `cause` of a TypeError("fetch failed"), sometimes one level deeper.
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && isRecord(current); depth += 1) {
-    if (typeof current.code === 'string') return current.code;
-    current = current.cause;
-  }
-  return undefined;
 }
 
 function statusError(response: Response, request: SourceRequest): ServiceError {
@@ -234,16 +209,4 @@ function botCheck(response: Response, bytes: Buffer): string | null {
   }
   if (/access denied/i.test(title)) return 'an "Access denied" page';
   return null;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }

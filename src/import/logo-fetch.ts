@@ -6,6 +6,7 @@
 import type { EventObject } from 'xstate';
 import { fromCallback } from 'xstate';
 import type { LogoFetchInput, MatchEvent } from '../../machines/match.machine.ts';
+import { hostOfUrl } from '../net/network-errors.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import type { ImageType } from '../protocol/media.ts';
 import { IMAGE_TYPE_WORDS, imageTypeOf, MAX_IMAGE_BYTES } from '../protocol/media.ts';
@@ -39,7 +40,7 @@ export async function fetchLogo(
     );
     const { body, type } = await client.bytes(
       {
-        source: `the logo's server (${hostOf(logo)})`,
+        source: `the logo's server (${hostOfUrl(logo)})`,
         what: 'logo',
         url: logo,
         notFound: 'there is no image at that address',
@@ -88,12 +89,4 @@ export function createLogoFetch(options: LogoFetchOptions) {
     );
     return () => stop.abort();
   });
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }

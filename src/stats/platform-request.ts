@@ -1,3 +1,4 @@
+import { hostOfUrl, networkCause } from '../net/network-errors.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { VERSION } from '../version.ts';
 
@@ -74,7 +75,7 @@ export async function getJson(request: PlatformRequest, signal: AbortSignal): Pr
     if (error instanceof ServiceError) throw error;
     throw new ServiceError(
       'upstream_error',
-      `could not reach ${request.source} (${hostOf(request.url)}) for the ${request.what}: ${causeOf(error)}`,
+      `could not reach ${request.source} (${hostOfUrl(request.url)}) for the ${request.what}: ${networkCause(error)}`,
     );
   }
 }
@@ -101,35 +102,4 @@ function abortError(signal: AbortSignal, request: PlatformRequest): ServiceError
   const reason: unknown = signal.reason;
   if (reason instanceof ServiceError) return reason;
   return new ServiceError('upstream_error', `the ${request.what} at ${request.source} was cancelled`);
-}
-
-const NETWORK_CAUSES: Record<string, string> = {
-  ECONNREFUSED: 'the connection was refused',
-  ECONNRESET: 'the connection was reset',
-  ENOTFOUND: 'the host name was not found',
-  EAI_AGAIN: 'the host name could not be resolved (DNS)',
-  ETIMEDOUT: 'the connection timed out',
-  EHOSTUNREACH: 'the host is unreachable',
-  ENETUNREACH: 'the network is unreachable',
-  UND_ERR_SOCKET: 'the connection closed unexpectedly',
-  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
-};
-
-/** undici reports the system error as `cause` of a TypeError("fetch failed"), sometimes deeper. */
-function causeOf(error: unknown): string {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return NETWORK_CAUSES[code] ?? `network error ${code}`;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return 'network error';
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }
