@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { Caller } from '../../src/core/caller.ts';
 import type { RunningServer, ServerOptions } from '../../src/server.ts';
 import { startServer } from '../../src/server.ts';
@@ -54,6 +54,13 @@ export async function command(server: RunningServer, action: string, payload?: u
     body: payload === undefined ? undefined : JSON.stringify(payload),
   });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+/** A command that must succeed: its answer's body, or the test fails naming the action and the answer. */
+export async function ok(server: RunningServer, action: string, payload?: unknown) {
+  const answer = await command(server, action, payload);
+  expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
+  return answer.body;
 }
 
 export async function get(server: RunningServer, path: string) {

@@ -5,6 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { RunningServer } from '../../src/server.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
@@ -89,6 +91,12 @@ export function postFrame(
     req.on('error', reject);
     req.end(text);
   });
+}
+
+/** A frame POSTed as the game does, with the server's auth token, that must be accepted (200). */
+export async function postAccepted(server: RunningServer, frame: Frame): Promise<void> {
+  const answer = await postFrame(server.applicationPort, withToken(frame, server.service.game.token));
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
 }
 
 /** A frame of the map at a round count and phase, from a captured frame (for half time and overtime). */

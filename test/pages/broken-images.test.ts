@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page, ViewportSize } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
-import { build, command, tempDir } from '../helpers/build.ts';
+import { build, ok, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { panelApi, seriesInProgress, settled, TEAMS } from '../helpers/hud.ts';
 import { pngOf, settledLogo, startLogoServer, svgOf } from '../helpers/logos.ts';
@@ -37,11 +37,6 @@ const PAGE_TEST_TIMEOUT_MS = 120_000;
 
 describe.skipIf(!chromiumAvailable)('no broken image on air', () => {
   const chromium = chromiumPerFile();
-
-  async function ok(server: RunningServer, action: string, payload?: unknown) {
-    const answer = await command(server, action, payload);
-    expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
-  }
 
   /** The page open and live, with every address it asks for recorded. */
   async function open(server: RunningServer, path: string, kind: string, viewport: ViewportSize) {

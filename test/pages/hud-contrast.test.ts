@@ -12,10 +12,10 @@ import { describe, expect, it } from 'vitest';
 import { PANELS } from '../../machines/panels.ts';
 import { THEME_PRESETS } from '../../src/pages/common/broadcast.ts';
 import type { RunningServer } from '../../src/server.ts';
-import { build, command, tempDir } from '../helpers/build.ts';
+import { build, ok, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import type { Frame } from '../helpers/gsi.ts';
-import { fixture, postFrame, ROUND_SEQUENCE, toCs2, withToken } from '../helpers/gsi.ts';
+import { fixture, postAccepted, ROUND_SEQUENCE, toCs2 } from '../helpers/gsi.ts';
 import { panelApi, seriesInProgress } from '../helpers/hud.ts';
 import type { ProbedText, ProbeHost } from '../helpers/hud-pages.ts';
 import { endReplay, holdReplay, probedOverlay, standInObs } from '../helpers/hud-pages.ts';
@@ -42,16 +42,6 @@ interface Scene {
 
 describe.skipIf(!chromiumAvailable)('the HUD overlay: colours and fonts', () => {
   const chromium = chromiumPerFile();
-
-  async function ok(server: RunningServer, action: string, payload?: unknown) {
-    const answer = await command(server, action, payload);
-    expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
-  }
-
-  async function post(server: RunningServer, frame: Frame) {
-    const answer = await postFrame(server.applicationPort, withToken(frame, server.service.game.token));
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  }
 
   const until = (page: Page, present: string[], absent: string[] = []) =>
     page.evaluate(
@@ -173,7 +163,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: colours and fonts', () => 
     // Freeze time: the economy.
     const freezetime = frames[10];
     if (!freezetime) throw new Error('no frame 10');
-    await post(server, freezetime);
+    await postAccepted(server, freezetime);
     await until(page, ['players', 'observed', 'economy']);
     await presets(
       { name: 'live-freezetime', panels: ['stats', 'radar'], sponsor: 'top-right', badge: 'top-left' },
@@ -182,7 +172,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: colours and fonts', () => 
     // The live round at its end: dead players, the round's words and banner, every box.
     const roundOver = frames[8];
     if (!roundOver) throw new Error('no frame 8');
-    await post(server, roundOver);
+    await postAccepted(server, roundOver);
     await until(page, ['players', 'observed', 'round-banner'], ['economy']);
     await presets(
       {
@@ -228,7 +218,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: colours and fonts', () => 
     const page = await probedOverlay(server, chromium.newContext, FULL_HD);
     await seriesInProgress(server);
     const frames = ((await fixture(ROUND_SEQUENCE)) as Frame[]).map((frame) => toCs2(frame));
-    await post(server, frames[0] as Frame);
+    await postAccepted(server, frames[0] as Frame);
     await until(page, ['players']);
     await ok(server, 'show_scoreboard');
     await until(page, ['scoreboard']);
@@ -282,7 +272,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: colours and fonts', () => 
     cyrillic.name = 'Дмитрий Жуков';
     greek.name = 'Αλέξανδρος Ψαράς';
     frame.player = { ...frame.player, ...cyrillic, steamid: Object.keys(frame.allplayers)[0] };
-    await post(server, frame);
+    await postAccepted(server, frame);
     await until(page, ['players', 'observed']);
     await ok(server, 'show_scoreboard');
     await until(page, ['scoreboard']);

@@ -21,12 +21,11 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PANELS } from '../../machines/panels.ts';
-import type { RunningServer } from '../../src/server.ts';
-import { build, command, tempDir } from '../helpers/build.ts';
+import { build, ok, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { CAPTURED, STAND_IN_KEY, startFaceitStandIn } from '../helpers/faceit-stand-in.ts';
 import type { Frame } from '../helpers/gsi.ts';
-import { FAZE_NAVI, fixture, postFrame, ROUND_SEQUENCE, toCs2, withToken } from '../helpers/gsi.ts';
+import { FAZE_NAVI, fixture, postAccepted, ROUND_SEQUENCE, toCs2 } from '../helpers/gsi.ts';
 import { panelApi, seriesInProgress, teamLogos } from '../helpers/hud.ts';
 import type { ProbeHost } from '../helpers/hud-pages.ts';
 import { endReplay, holdReplay, probedOverlay, standInObs } from '../helpers/hud-pages.ts';
@@ -134,16 +133,6 @@ const timing = { probe: 0, total: 0 };
 
 describe.skipIf(!chromiumAvailable)('the HUD overlay: zones, not collisions', () => {
   const chromium = chromiumPerFile();
-
-  async function ok(server: RunningServer, action: string, payload?: unknown) {
-    const answer = await command(server, action, payload);
-    expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
-  }
-
-  async function post(server: RunningServer, frame: Frame) {
-    const answer = await postFrame(server.applicationPort, withToken(frame, server.service.game.token));
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  }
 
   /** Waits on every page for the words, then measures: the problems, each with where it was seen. */
   async function measure(pages: Page[], words: { present: string[]; absent: string[] }, label: string) {
@@ -350,7 +339,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: zones, not collisions', ()
     await ok(server, 'save_replay');
     await holdReplay(pages);
     await walk('no game data, replay');
-    await post(server, roundOver);
+    await postAccepted(server, roundOver);
     live = true;
     await Promise.all(
       pages.map((page) =>
@@ -408,7 +397,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: zones, not collisions', ()
       corners: { sponsor: 'top-center', badge: 'top-center' },
     };
     for (const frame of [...frames, toCs2(await fixture(FAZE_NAVI))]) {
-      await post(server, frame);
+      await postAccepted(server, frame);
       // The economy shows at freeze time, the banner while the round is over, neither otherwise.
       const phase =
         frame.round?.phase === 'freezetime'

@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
-import { build, command } from '../helpers/build.ts';
+import { build, ok } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import type { Frame } from '../helpers/gsi.ts';
-import { FAZE_NAVI, fixture, postFrame, ROUND_SEQUENCE, toCs2, withToken } from '../helpers/gsi.ts';
+import { FAZE_NAVI, fixture, postAccepted, ROUND_SEQUENCE, toCs2 } from '../helpers/gsi.ts';
 import { seriesInProgress, settled, teamLogos } from '../helpers/hud.ts';
 
 const FULL_HD = { width: 1920, height: 1080 };
@@ -44,17 +44,6 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
     return page;
   }
 
-  async function ok(server: RunningServer, action: string, payload?: unknown) {
-    const answer = await command(server, action, payload);
-    expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
-    return answer.body;
-  }
-
-  async function post(server: RunningServer, frame: Frame) {
-    const answer = await postFrame(server.applicationPort, withToken(frame, server.service.game.token));
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  }
-
   const roundFrames = async () => ((await fixture(ROUND_SEQUENCE)) as Frame[]).map((frame) => toCs2(frame));
 
   /** Waits until every player box shows the frame's values for that player, in its team's column. */
@@ -89,7 +78,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
     for (const [index, frame] of frames.entries()) {
       const expected = EXPECTED_TOP_BAR[index];
       if (!expected) throw new Error(`no expectation for frame ${index}`);
-      await post(server, frame);
+      await postAccepted(server, frame);
       const centre = page.locator(
         `[data-topbar][data-game="live"] [data-phase="${expected.phase}"]:has([data-round="${expected.round}"])`,
       );
@@ -143,7 +132,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
     // And on again with the next frame.
     const last = frames.at(-1);
     if (!last) throw new Error('no frames');
-    await post(server, last);
+    await postAccepted(server, last);
     await page.locator('[data-topbar][data-game="live"] [data-phase="freezetime"]').waitFor();
     await page.locator('[data-panel="players"][data-visible="true"]').waitFor({ state: 'attached' });
     // Eleven frames, each waited for on two panels, and a 4 s silence: more than the default on a busy machine.
@@ -155,7 +144,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
     await seriesInProgress(server, { roster: false });
     const [first] = await roundFrames();
     if (!first) throw new Error('no frames');
-    await post(server, first);
+    await postAccepted(server, first);
     await boxesShow(page, first, 'CT');
     await settled(page);
 
@@ -193,14 +182,14 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
       });
 
     // The same frame again: nothing in the page changes.
-    await post(server, first);
-    await post(server, first);
+    await postAccepted(server, first);
+    await postAccepted(server, first);
     // A frame that only gives one player (Clubwho, HUD slot 1) 100 more: only that player's values change.
     const richer = structuredClone(first);
     const clubwho = Object.values<Frame>(richer.allplayers).find((p) => p.name === 'Clubwho');
     if (!clubwho) throw new Error('Clubwho not in the capture');
     clubwho.state.money += 100;
-    await post(server, richer);
+    await postAccepted(server, richer);
     await page
       .locator(`[data-panel="players"] [data-slot="1"] [data-money="${clubwho.state.money}"]`)
       .waitFor();
@@ -215,7 +204,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
     const frames = await roundFrames();
     const [first] = frames;
     if (!first) throw new Error('no frames');
-    await post(server, first);
+    await postAccepted(server, first);
     // AussiePing, HUD slot 2: 14 kills in the first frame, 15 in the second.
     await ok(server, 'show_player_stats', { slot: 2, provider: 'live' });
     const stats = page.locator(
@@ -223,14 +212,14 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
     );
     await stats.locator('[data-stats-source="live"] [data-kills="14"]').waitFor();
     expect(await stats.locator('[data-stats-name]').textContent()).toBe('AussiePing');
-    await post(server, frames[1] as Frame);
+    await postAccepted(server, frames[1] as Frame);
     await stats.locator('[data-stats-source="live"] [data-kills="15"]').waitFor();
     expect(await stats.locator('[data-money]').getAttribute('data-money')).toBe('350');
 
     // toggle_stats: the player set in the application, the observed one (AussiePing now, slot 2) …
     await ok(server, 'hide_stats');
     await page.locator('[data-panel="stats"][data-visible="false"]').waitFor({ state: 'attached' });
-    await post(server, frames[5] as Frame); // Atomic observed, slot 3
+    await postAccepted(server, frames[5] as Frame); // Atomic observed, slot 3
     const answer = await ok(server, 'toggle_stats');
     expect(answer.result.player).toEqual({ slot: 3, provider: 'live' });
     await page
@@ -246,7 +235,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
     await teamLogos(server, page);
     // The pro GOTV capture: FaZe Clan CT 7, Natus Vincere T 3, round 11; the names set the sides.
     const frame = toCs2(await fixture(FAZE_NAVI));
-    await post(server, frame);
+    await postAccepted(server, frame);
     await page.locator('[data-topbar][data-game="live"] [data-score="A"]', { hasText: '3' }).waitFor();
     expect(await page.locator('[data-topbar] [data-side-marker]').allTextContents()).toEqual(['T', 'CT']);
     // NAVI (team A) plays T: its column holds the T players, whatever their slots.

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
-import { build, command, get, tempDir } from '../helpers/build.ts';
+import { build, command, get, ok, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { ROSTER, seriesInProgress, settled, TEAMS, teamLogos } from '../helpers/hud.ts';
 
@@ -22,12 +22,6 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
   // Hidden panels are in the page but not visible (the hooks say which): wait for the attribute.
   const panel = (page: Page, name: string, visible: boolean) =>
     page.locator(`[data-panel="${name}"][data-visible="${visible}"]`).waitFor({ state: 'attached' });
-
-  async function ok(server: RunningServer, action: string, payload?: unknown) {
-    const answer = await command(server, action, payload);
-    expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
-    return answer.body;
-  }
 
   it('reports its presets and the panel flags when it opens; the overlay window opens with it', async () => {
     const server = await build();

@@ -11,7 +11,7 @@ import { fromCallback } from 'xstate';
 import type { ObsSocketCommand, ObsSocketInput } from '../../machines/obs-connection.machine.ts';
 import { obsConnectionLive } from '../../src/obs/obs-socket.ts';
 import type { RunningServer } from '../../src/server.ts';
-import { build, command, get, tempDir } from '../helpers/build.ts';
+import { build, get, ok, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { panelApi, seriesInProgress } from '../helpers/hud.ts';
 import { postLiveGame } from '../helpers/live-game.ts';
@@ -50,12 +50,6 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => 
 
   const panel = (page: Page, name: string, visible: boolean, extra = '') =>
     page.locator(`[data-panel="${name}"][data-visible="${visible}"]${extra}`).waitFor({ state: 'attached' });
-
-  async function ok(server: RunningServer, action: string, payload?: unknown) {
-    const answer = await command(server, action, payload);
-    expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
-    return answer.body;
-  }
 
   it("show_player_stats shows the player of the slot, never the operator's note, and closes after durationMs", async () => {
     const server = await build();

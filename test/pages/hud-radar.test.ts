@@ -8,18 +8,10 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
-import { build, command, get, tempDir } from '../helpers/build.ts';
+import { build, get, ok, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import type { Frame } from '../helpers/gsi.ts';
-import {
-  FAZE_NAVI,
-  fixture,
-  postFrame,
-  ROUND_SEQUENCE,
-  toCs2,
-  WORKSHOP_MIRAGE,
-  withToken,
-} from '../helpers/gsi.ts';
+import { FAZE_NAVI, fixture, postAccepted, ROUND_SEQUENCE, toCs2, WORKSHOP_MIRAGE } from '../helpers/gsi.ts';
 import { panelApi, seriesInProgress, settled, teamLogos } from '../helpers/hud.ts';
 
 const FULL_HD = { width: 1920, height: 1080 };
@@ -69,17 +61,6 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
     await page.locator('[data-tab="hud"]').click();
     await page.locator('[data-card="radar"]').waitFor();
     return page;
-  }
-
-  async function post(server: RunningServer, frame: Frame) {
-    const answer = await postFrame(server.applicationPort, withToken(frame, server.service.game.token));
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  }
-
-  async function ok(server: RunningServer, action: string, payload?: unknown) {
-    const answer = await command(server, action, payload);
-    expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
-    return answer.body;
   }
 
   /** A server whose "receiving" outlasts the slow steps (an upload in the operator app) between frames. */
@@ -212,7 +193,7 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
 
     // FaZe vs NAVI on de_dust2 (pro GOTV): s1mple observed, five dead, the bomb dropped, one smoke.
     const faze = await fixture(FAZE_NAVI);
-    await post(server, toCs2(faze));
+    await postAccepted(server, toCs2(faze));
     await page.locator('[data-panel="radar"][data-visible="true"][data-map="de_dust2"]').waitFor();
     await dotsFollow(page, faze, OVERVIEW.de_dust2);
     await settled(page);
@@ -252,7 +233,7 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
 
     // NiP vs NAVI on de_ancient (pro GOTV): the bomb planted.
     const nip = await fixture(NIP_NAVI_ANCIENT);
-    await post(server, toCs2(nip));
+    await postAccepted(server, toCs2(nip));
     await page.locator('[data-panel="radar"][data-visible="true"][data-map="de_ancient"]').waitFor();
     await dotsFollow(page, nip, OVERVIEW.de_ancient);
     await settled(page);
@@ -272,7 +253,7 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
     const map = OVERVIEW.de_dust2;
     const seen = new Set<string>();
     for (const [index, captured] of frames.entries()) {
-      await post(server, toCs2(captured));
+      await postAccepted(server, toCs2(captured));
       await dotsFollow(page, captured, map);
       await settled(page);
       const what = `frame ${index}`;
@@ -330,7 +311,7 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
     const server = await start();
     const page = await overlay(server);
     const captured = await fixture(WORKSHOP_MIRAGE);
-    await post(server, toCs2(captured));
+    await postAccepted(server, toCs2(captured));
     await page.locator('[data-panel="radar"][data-visible="true"][data-map="de_mirage"]').waitFor();
     await dotsFollow(page, captured, OVERVIEW.de_mirage);
     await settled(page);
@@ -351,7 +332,7 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
     await seriesInProgress(server, { roster: false });
     await teamLogos(server, page);
     const faze = await fixture(FAZE_NAVI);
-    await post(server, toCs2(faze));
+    await postAccepted(server, toCs2(faze));
     await page.locator('[data-panel="radar"][data-visible="true"][data-image="none"]').waitFor();
 
     // Uploaded in the operator app's radar card, as an operator does (a square PNG).
@@ -427,7 +408,7 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
       player.position = `${x}, ${y}, -795`;
     }
     const map = OVERVIEW.de_nuke;
-    await post(server, toCs2(captured));
+    await postAccepted(server, toCs2(captured));
     await page
       .locator('[data-panel="radar"][data-visible="true"][data-map="de_nuke"][data-two-levels="true"]')
       .waitFor();
@@ -482,7 +463,7 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
     if (!twistzz) throw new Error('Twistzz not in the capture');
     const [steamid, player] = twistzz;
     upstairs.player = { ...upstairs.player, steamid, name: player.name, observer_slot: player.observer_slot };
-    await post(server, toCs2(upstairs));
+    await postAccepted(server, toCs2(upstairs));
     await radar(page).and(page.locator('[data-level-shown="upper"]')).waitFor();
     expect(await radar(page).locator('img').getAttribute('data-radar-image')).toBe(upper);
   });
@@ -494,7 +475,7 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
     const page = await overlay(server);
     // The overlay's opening report: shown, as the panel's entry says.
     await expect.poll(async () => (await get(server, '/api/state')).body.state.radarVisible).toBe(true);
-    await post(server, toCs2(await fixture(FAZE_NAVI)));
+    await postAccepted(server, toCs2(await fixture(FAZE_NAVI)));
     await page.locator('[data-panel="radar"][data-visible="true"]').waitFor();
 
     const app = await operator(server);
@@ -521,7 +502,7 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
 
     // A second overlay opening does not turn it back on: the state says hidden.
     const second = await overlay(server);
-    await post(server, toCs2(await fixture(FAZE_NAVI)));
+    await postAccepted(server, toCs2(await fixture(FAZE_NAVI)));
     await second.locator('[data-panel="radar"][data-visible="false"]').waitFor({ state: 'attached' });
     expect((await get(server, '/api/state')).body.state.radarVisible).toBe(false);
 
@@ -539,7 +520,7 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
     // DERIVED: the FaZe vs NAVI frame on a workshop map no overview file describes.
     const captured = structuredClone(await fixture(FAZE_NAVI));
     captured.map.name = 'workshop/3070244931/de_nowhere';
-    await post(server, toCs2(captured));
+    await postAccepted(server, toCs2(captured));
     await page.locator('[data-panel="players"][data-visible="true"]').waitFor({ state: 'attached' });
     const hidden = page.locator('[data-panel="radar"][data-visible="false"][data-calibrated="false"]');
     await hidden.waitFor({ state: 'attached' });

@@ -11,7 +11,7 @@ import type { RunningServer } from '../../src/server.ts';
 import { build, command } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import type { Frame } from '../helpers/gsi.ts';
-import { FAZE_NAVI, fixture, postFrame, ROUND_SEQUENCE, toCs2, withToken } from '../helpers/gsi.ts';
+import { FAZE_NAVI, fixture, postAccepted, ROUND_SEQUENCE, toCs2 } from '../helpers/gsi.ts';
 import { seriesInProgress, settled, teamLogos } from '../helpers/hud.ts';
 
 const ANCIENT = 'gsi_csgo_gotv_pro_nip-vs-navi_ancient_bomb-planted__sces-csgo-hud-fe__output.json';
@@ -229,11 +229,6 @@ describe.skipIf(!chromiumAvailable)('the HUD staples with replayed game data in 
     return Promise.all(SIZES.map((size) => overlay(server, size)));
   }
 
-  async function post(server: RunningServer, frame: Frame) {
-    const answer = await postFrame(server.applicationPort, withToken(frame, server.service.game.token));
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  }
-
   const teamASide = (server: RunningServer) => server.service.hub.hudState().sides?.teamA ?? 'CT';
 
   /** Every box and the observed box show each player's equipment as the frame says. */
@@ -270,7 +265,7 @@ describe.skipIf(!chromiumAvailable)('the HUD staples with replayed game data in 
     ];
     const seen = { grenades: 0, bombs: 0, kits: 0, helmets: 0, dead: 0, twoFlashes: 0 };
     for (const { frame, label } of frames) {
-      await post(server, toCs2(frame));
+      await postAccepted(server, toCs2(frame));
       const boxes = await equipmentShown(server, pages, toCs2(frame), label);
       expect(boxes).toHaveLength(10);
       for (const box of boxes) {
@@ -306,7 +301,7 @@ describe.skipIf(!chromiumAvailable)('the HUD staples with replayed game data in 
     for (const { frame, freeze, label } of cases) {
       if (!frame) throw new Error(`no frame for ${label}`);
       const cs2 = toCs2(frame);
-      await post(server, cs2);
+      await postAccepted(server, cs2);
       const side = teamASide(server);
       const expected = (['A', 'B'] as const).map((team) => {
         const teamSide = team === 'A' ? side : side === 'CT' ? 'T' : 'CT';
@@ -378,7 +373,7 @@ describe.skipIf(!chromiumAvailable)('the HUD staples with replayed game data in 
       if (!over || !next) throw new Error('a frame is missing');
       const cs2 = toCs2(over);
       expect(cs2.map.round_wins[String(cs2.map.round)]).toMatch(new RegExp(`_win_${reason}$`));
-      await post(server, cs2);
+      await postAccepted(server, cs2);
       const winnerSide = cs2.round.win_team as 'CT' | 'T';
       const winner = teamASide(server) === winnerSide ? 'A' : 'B';
       for (const page of pages) {
@@ -391,7 +386,7 @@ describe.skipIf(!chromiumAvailable)('the HUD staples with replayed game data in 
         const teamName = await page.locator(`[data-topbar] [data-team="${winner}"]`).textContent();
         expect((await banner.textContent())?.toLowerCase()).toContain(teamName?.toLowerCase());
       }
-      await post(server, toCs2(next));
+      await postAccepted(server, toCs2(next));
       for (const page of pages) {
         await page
           .locator('[data-panel="round-banner"][data-visible="false"]:not([data-winner])')
@@ -431,7 +426,7 @@ describe.skipIf(!chromiumAvailable)('the HUD staples with replayed game data in 
       },
     ];
     for (const { frame, wait, panels } of states) {
-      await post(server, frame);
+      await postAccepted(server, frame);
       for (const [index, page] of pages.entries()) {
         const size = SIZES[index];
         if (!size) throw new Error('no size');
@@ -525,7 +520,7 @@ describe.skipIf(!chromiumAvailable)('the HUD staples with replayed game data in 
     }
 
     // The scoreboard over the live frame: each column header centred over its column, at both sizes.
-    await post(server, toCs2(round[0] as Frame));
+    await postAccepted(server, toCs2(round[0] as Frame));
     expect((await command(server, 'show_scoreboard')).status).toBe(200);
     for (const page of pages) {
       await page
@@ -659,14 +654,14 @@ describe.skipIf(!chromiumAvailable)('the HUD staples with replayed game data in 
       },
     ];
     for (const { frame, wait, name } of shots) {
-      await post(server, frame);
+      await postAccepted(server, frame);
       for (const [index, page] of pages.entries()) {
         await page.locator(wait).waitFor();
         await settled(page);
         await page.screenshot({ path: `${SCREENSHOTS}hud-staples-${name}-${SIZES[index]?.name}.png` });
       }
     }
-    await post(server, toCs2(navi));
+    await postAccepted(server, toCs2(navi));
     expect((await command(server, 'show_scoreboard')).status).toBe(200);
     for (const [index, page] of pages.entries()) {
       await page

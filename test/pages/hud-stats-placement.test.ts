@@ -9,7 +9,7 @@
 import type { Page, ViewportSize } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
-import { build, command, get } from '../helpers/build.ts';
+import { build, get, ok } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { CAPTURED, STAND_IN_KEY, startFaceitStandIn } from '../helpers/faceit-stand-in.ts';
 import { panelApi, seriesInProgress, settled, teamLogos } from '../helpers/hud.ts';
@@ -87,12 +87,6 @@ describe.skipIf(!chromiumAvailable)(
       await page.goto(`${server.applicationUrl}/hud`);
       await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
       return page;
-    }
-
-    async function ok(server: RunningServer, action: string, payload?: unknown) {
-      const answer = await command(server, action, payload);
-      expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
-      return answer.body;
     }
 
     const box = async (page: Page, selector: string): Promise<Box> => {

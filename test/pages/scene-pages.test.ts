@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
-import { build, command } from '../helpers/build.ts';
+import { build, command, ok } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { panelApi, seriesInProgress, settled, teamLogos } from '../helpers/hud.ts';
 import { makeLogo } from '../helpers/media.ts';
@@ -55,11 +55,6 @@ describe.skipIf(!chromiumAvailable)('the scene pages in Chromium', () => {
     await page.goto(`${server.applicationUrl}/scenes/${which}`);
     await page.locator('[data-page="scene"][data-ready="true"]').waitFor();
     return page;
-  }
-
-  async function ok(server: RunningServer, action: string, payload?: unknown) {
-    const answer = await command(server, action, payload);
-    expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
   }
 
   it('show_sen_scene and hide_sen_scene drive the scene window; the fixed sources keep their own scene', async () => {

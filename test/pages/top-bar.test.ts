@@ -6,18 +6,10 @@
 import type { Page, ViewportSize } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
-import { build, command } from '../helpers/build.ts';
+import { build, ok } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import type { Frame } from '../helpers/gsi.ts';
-import {
-  atRound,
-  fixture,
-  postFrame,
-  ROUND_SEQUENCE,
-  toCs2,
-  WORKSHOP_MIRAGE,
-  withToken,
-} from '../helpers/gsi.ts';
+import { atRound, fixture, postAccepted, ROUND_SEQUENCE, toCs2, WORKSHOP_MIRAGE } from '../helpers/gsi.ts';
 import { settled } from '../helpers/hud.ts';
 
 const SIZES: Array<[string, ViewportSize]> = [
@@ -100,17 +92,6 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
     return page;
   }
 
-  async function ok(server: RunningServer, action: string, payload?: unknown) {
-    const answer = await command(server, action, payload);
-    expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
-    return answer.body;
-  }
-
-  async function post(server: RunningServer, frame: Frame) {
-    const answer = await postFrame(server.applicationPort, withToken(frame, server.service.game.token));
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  }
-
   const statuses = (page: Page) =>
     page
       .locator('[data-topbar] [data-map-number]')
@@ -132,7 +113,7 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
 
       // The game plays Ancient, which is not in the series: no map is live, map 1 (Mirage) is still next.
       const ancient = toCs2(await fixture(NIP_NAVI_ANCIENT));
-      await post(server, ancient);
+      await postAccepted(server, ancient);
       await page.locator('[data-topbar][data-game="live"] [data-phase="bomb"]').waitFor();
       expect(await page.locator('[data-topbar] [data-side-marker]').allTextContents()).toEqual(['T', 'CT']);
       await expect.poll(() => statuses(page)).toEqual(['next', 'upcoming', 'upcoming']);
@@ -167,7 +148,7 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
 
       // The same game on a series whose map 1 is Ancient: map 1 is live.
       await ok(server, 'veto_set', { boFormat: 'bo3', ...NAVI_NIP, steps: firstMap('ancient') });
-      await post(server, ancient);
+      await postAccepted(server, ancient);
       await expect.poll(() => statuses(page)).toEqual(['live', 'upcoming', 'upcoming']);
       // The live score went onto the series map: Natus Vincere 13, Ninjas In Pyjamas 4.
       const live = page.locator('[data-topbar] [data-map-number="1"][data-map-status="live"]');
@@ -199,7 +180,7 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
       });
     let before: Awaited<ReturnType<typeof layout>>[] | null = null;
     for (const [index, frame] of frames.entries()) {
-      await post(server, frame);
+      await postAccepted(server, frame);
       for (const [at, page] of pages.entries()) {
         const phase = index >= 8 && index <= 9 ? 'over' : null;
         if (phase) {
@@ -231,7 +212,7 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
     // The capture: workshop Mirage, 33 rounds played (17:16), round 34 live.
     const mirage = toCs2(await fixture(WORKSHOP_MIRAGE));
     const overtime = page.locator('[data-topbar][data-game="live"] [data-overtime]');
-    await post(server, mirage);
+    await postAccepted(server, mirage);
     await page.locator('[data-topbar] [data-round="34"]').waitFor();
     expect(await overtime.getAttribute('data-overtime')).toBe('2');
     expect(await overtime.textContent()).toBe('OT2');
@@ -255,7 +236,7 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
       const frame = atRound(mirage, played, roundPhase);
       // The capture also names the phase in phase_countdowns, which the game data reads first.
       frame.phase_countdowns = { ...frame.phase_countdowns, phase: roundPhase };
-      await post(server, frame);
+      await postAccepted(server, frame);
       await page
         .locator(`[data-topbar] [data-round="${shown}"]`)
         .waitFor({ state: 'attached' })

@@ -8,7 +8,7 @@ import type { Page, ViewportSize } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { mapLabel } from '../../machines/map-names.ts';
 import type { RunningServer } from '../../src/server.ts';
-import { build, command } from '../helpers/build.ts';
+import { build, ok } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { settled, TEAMS, teamLogos } from '../helpers/hud.ts';
 import { BO3_ACTIVE_DUTY } from '../helpers/vetoes.ts';
@@ -44,11 +44,6 @@ describe.skipIf(!chromiumAvailable)('the veto reveal across the broadcast pages,
     await page.getByRole('tab', { name: 'Veto' }).click();
     await page.locator('[data-view="veto"]').waitFor();
     return page;
-  }
-
-  async function ok(server: RunningServer, action: string, payload?: unknown) {
-    const answer = await command(server, action, payload);
-    expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200);
   }
 
   /** What a broadcast page shows of the veto: steps turned over, series maps, and its visible text. */
