@@ -48,7 +48,8 @@ import {
 import type { ServerPorts } from './persistence/data-dir-lock.ts';
 import { DataDirLock } from './persistence/data-dir-lock.ts';
 import { reasonOf } from './persistence/errno-words.ts';
-import { storeImage } from './persistence/media-store.ts';
+import type { MediaQuota } from './persistence/media-store.ts';
+import { MEDIA_GRACE_MS, MEDIA_QUOTA, MediaStore } from './persistence/media-store.ts';
 import { RevisionLease } from './persistence/revision-lease.ts';
 import type { LiveHost } from './persistence/saved-input.ts';
 import { hudInputFrom, savedStateSource } from './persistence/saved-input.ts';
@@ -93,6 +94,10 @@ export interface ServiceOptions {
   leaseBlock?: number;
   /** The game console's address for this run (`--netcon`): wins over the saved one, never saved. */
   netcon?: NetconAddress;
+  /** The media store's bounds (default MEDIA_QUOTA); tests make them small. */
+  mediaQuota?: MediaQuota;
+  /** How long a new image is kept though nothing uses it (default MEDIA_GRACE_MS); tests shorten it. */
+  mediaGraceMs?: number;
 }
 
 export interface Service {
@@ -120,6 +125,8 @@ export interface Service {
   mainWindow: MainWindow;
   /** The data directory: the saved state, the secrets, the uploaded images. */
   dataDir: string;
+  /** The uploaded images and the fetched team logos. */
+  media: MediaStore;
   /** What the access checks read: the mode, the token, the budgets, the recent requests. */
   access: Access;
   /** Where the servers listen: written to the data directory's lock for a second server and `app-url`. */
@@ -158,13 +165,21 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     );
   }
   let settings = new SettingsOwner(saved?.settings, options.overrides ?? {}, logger);
+  // Until the actors run, the state they start from is what names the images in use.
+  let savedNow: () => unknown = () => saved;
+  const media = await MediaStore.open(dataDir, {
+    quota: options.mediaQuota ?? MEDIA_QUOTA,
+    graceMs: options.mediaGraceMs ?? MEDIA_GRACE_MS,
+    // The state as it is saved, and the settings in force (the saved ones and this run's overrides).
+    inUse: () => [savedNow(), settings.current()],
+  });
   const importer = importerOf(settings, options);
   // The console's dialect follows the game that sends the frames (CS:GO or CS2); read at each cut.
   let dialectOfFrames = (): ConsoleDialect => 'cs2';
   const dialect = () => dialectOfFrames();
   const live = supervisorMachine.provide({
     actors: {
-      match: matchMachine.provide({ actors: { logoFetch: logoFetchOf(dataDir, options) } }),
+      match: matchMachine.provide({ actors: { logoFetch: logoFetchOf(media, options) } }),
       vetoSession: vetoSessionMachine.provide({ actors: { matchImport: importer.actor } }),
       obs: obsConnectionLive,
       observer: createObserverLive({
@@ -206,15 +221,17 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const hub = new StateHub(hud, Math.max(saved?.revision ?? 0, lease.startAt), STORAGE_OK, (revision) =>
     lease.cover(revision),
   );
+  const collect = savedStateSource(
+    hub,
+    settings,
+    saved?.observer?.netcon ?? OBSERVER_DEFAULTS.netcon,
+    netconOverride,
+  );
+  savedNow = collect;
   try {
     await lease.take(hub.revision);
     await store.start({
-      collect: savedStateSource(
-        hub,
-        settings,
-        saved?.observer?.netcon ?? OBSERVER_DEFAULTS.netcon,
-        netconOverride,
-      ),
+      collect,
       // A write failed: the actors start again from the last saved state, which clients see as one
       // more revision, so nothing unsaved stays in memory as if it had been acknowledged.
       rollback(durable) {
@@ -314,6 +331,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     sessions,
     mainWindow,
     dataDir,
+    media,
     access: {
       lanMode: () => settings.current().lanMode,
       token: () => secrets.token(),
@@ -360,16 +378,16 @@ function observerFollowsSubscription(hud: HudSystem): () => void {
 }
 
 /** The team logos, fetched once into the data directory's media store (docs/application.md, "Team logos"). */
-function logoFetchOf(dataDir: string, options: ServiceOptions) {
+function logoFetchOf(media: MediaStore, options: ServiceOptions) {
   return createLogoFetch({
     timeoutMs: options.logoTimeoutMs ?? LOGO_FETCH_TIMEOUT_MS,
     async store(bytes, type) {
       try {
-        return mediaUrl(await storeImage(dataDir, bytes, type));
+        return mediaUrl(await media.store(bytes, type));
       } catch (error) {
         throw new ServiceError(
           'storage_failed',
-          `the logo loaded but could not be kept: ${reasonOf(error, join(dataDir, 'media'))}`,
+          `the logo loaded but could not be kept: ${error instanceof ServiceError ? error.message : reasonOf(error, media.dir)}`,
         );
       }
     },

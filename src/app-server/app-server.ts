@@ -14,6 +14,7 @@ import readRoutes from '../http/routes/read.routes.ts';
 import { useServiceSerializer } from '../http/serializer.ts';
 import { serverOptions } from '../http/server-options.ts';
 import { PAGE_WS_PATHS } from '../http/upgrade.ts';
+import type { MediaStore } from '../persistence/media-store.ts';
 import type { ActionDescriptor } from '../protocol/answers.ts';
 import type { PanelFeed } from '../ws/ws.plugin.ts';
 import wsPlugin from '../ws/ws.plugin.ts';
@@ -34,8 +35,8 @@ export interface AppServerDeps extends WsDeps {
   panel: Dispatch;
   /** Game data: the endpoint and Integrations > Game. */
   game: GameData;
-  /** The data directory: the uploaded images. */
-  dataDir: string;
+  /** The uploaded images. */
+  media: MediaStore;
   secrets: WsDeps['secrets'] &
     Pick<Secrets, 'signInKey' | 'regenerateToken' | 'regenerateSignInKey' | 'viewKey' | 'regenerateViewKey'>;
   /** The operator app's signed-in browsers. */
@@ -75,7 +76,7 @@ export async function buildAppServer(
     access,
   });
   await app.register(readRoutes, { catalogue: service.catalogue, state: service.hub });
-  await app.register(mediaPlugin, { dataDir: service.dataDir, hub: service.hub });
+  await app.register(mediaPlugin, { media: service.media, hub: service.hub });
   await app.register(gameRoutes, { game: service.game, rateLimit: access.rateLimit });
   await app.register(pagesPlugin, { root: pagesDir });
   return app;

@@ -13,7 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { checkPayload } from '../core/dispatcher.ts';
 import type { StateHub } from '../core/state-hub.ts';
-import { mediaDirOf, storeImage } from '../persistence/media-store.ts';
+import type { MediaStore } from '../persistence/media-store.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
 import {
@@ -74,14 +74,13 @@ async function sendFile(
 }
 
 export interface MediaOptions {
-  /** The data directory: uploaded images live in its media folder. */
-  dataDir: string;
+  /** The media store: where uploaded images are kept (its folder), and the store that keeps them. */
+  media: Pick<MediaStore, 'dir' | 'store'>;
   /** The events, for the replay clips OBS reports. */
   hub: Pick<StateHub, 'emitter'>;
 }
 
-const mediaPlugin: FastifyPluginAsyncTypebox<MediaOptions> = async (app, { dataDir, hub }) => {
-  const mediaDir = mediaDirOf(dataDir);
+const mediaPlugin: FastifyPluginAsyncTypebox<MediaOptions> = async (app, { media, hub }) => {
   const replays: string[] = [];
   const onEvent = (message: EventMessage) => {
     if (message.event !== 'replay.saved') return;
@@ -109,19 +108,19 @@ const mediaPlugin: FastifyPluginAsyncTypebox<MediaOptions> = async (app, { dataD
       }
       const image = imageTypeOf(bytes);
       if (!image) throw invalidPayload(`data: not a ${IMAGE_TYPE_WORDS} image`);
-      const id = await storeImage(dataDir, bytes, image);
+      const id = await media.store(bytes, image);
       return { ok: true as const, media: { id, url: mediaUrl(id) } };
     },
   );
 
   // A map's radar image: a kind of upload with rules of its own (square, a larger bound).
-  radarImageRoute(app, { dataDir });
+  radarImageRoute(app, { media });
 
   app.get<{ Params: { id: string } }>(`${MEDIA_PATH}/:id`, async (request, reply) => {
     const { id } = request.params;
     const type = typeOfExt(id);
     if (!isMediaId(id) || !type) throw new ServiceError('not_found', `no image "${id}"`);
-    return sendFile(request, reply, join(mediaDir, id), {
+    return sendFile(request, reply, join(media.dir, id), {
       'content-type': type,
       'cache-control': 'public, max-age=31536000, immutable',
       ...(type === 'image/svg+xml' ? { 'content-security-policy': SVG_POLICY } : {}),

@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { checkPayload } from '../core/dispatcher.ts';
-import { storeImage } from '../persistence/media-store.ts';
+import type { MediaStore } from '../persistence/media-store.ts';
 import { invalidPayload } from '../protocol/errors.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
 import {
@@ -33,14 +33,14 @@ const RadarUploadSchema = Type.Object(
 const checkUpload = TypeCompiler.Compile(RadarUploadSchema);
 
 export interface RadarImageOptions {
-  /** The data directory: the image goes to its media store. */
-  dataDir: string;
+  /** The media store, which keeps the image beside the others. */
+  media: Pick<MediaStore, 'store'>;
 }
 
 /** The media plugin's Fastify instance, typed by its TypeBox provider. */
 type MediaApp = Parameters<FastifyPluginAsyncTypebox>[0];
 
-export function radarImageRoute(app: MediaApp, { dataDir }: RadarImageOptions): void {
+export function radarImageRoute(app: MediaApp, { media }: RadarImageOptions): void {
   const MiB = RADAR_IMAGE_MAX_BYTES / 1024 / 1024;
   app.post(
     RADAR_MEDIA_PATH,
@@ -82,7 +82,7 @@ export function radarImageRoute(app: MediaApp, { dataDir }: RadarImageOptions): 
           `data: a radar image is ${RADAR_IMAGE_MIN_SIDE} to ${RADAR_IMAGE_MAX_SIDE} pixels a side; this one is ${width}`,
         );
       }
-      const id = await storeImage(dataDir, bytes, type);
+      const id = await media.store(bytes, type);
       return { ok: true as const, media: { id, url: mediaUrl(id), width, height } };
     },
   );
