@@ -6,7 +6,8 @@
  *   - the page's DOM changes per game frame by element (a MutationObserver) and the animations
  *     running (document.getAnimations(), sampled), by the element's class;
  *   - a CPU profile of the page's JavaScript (CDP Profiler), its top functions.
- * Usage: npx tsx bench/profile-show-page.ts [--page hud|floor] [--seconds 15]
+ * Usage: npx tsx bench/profile-show-page.ts [--page hud|floor] [--seconds 15] [--css '<rules>'] [--no-commands]
+ *   --css adds a stylesheet to the page (an experiment), --no-commands leaves the surfaces quiet.
  * Output: bench/results/profiles/show-page/<page>.{trace.json,summary.txt,cpuprofile}
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,12 @@ import { FRAME, floorSubject, hudSubject, Load, SURFACES, showFrames } from './p
 import { summarizeProfile } from './profile-summary.ts';
 
 const { values } = parseArgs({
-  options: { page: { type: 'string', default: 'hud' }, seconds: { type: 'string', default: '15' } },
+  options: {
+    page: { type: 'string', default: 'hud' },
+    seconds: { type: 'string', default: '15' },
+    css: { type: 'string' },
+    'no-commands': { type: 'boolean', default: false },
+  },
 });
 const which = values.page === 'floor' ? 'floor' : 'hud';
 const seconds = Number(values.seconds);
@@ -42,11 +48,12 @@ try {
   const page = await (await browser.newContext({ viewport: { width: 1920, height: 1080 } })).newPage();
   await page.goto(subject.pageUrl);
   await page.locator(subject.pageReady).waitFor({ state: 'attached', timeout: 15_000 });
+  if (values.css) await page.addStyleTag({ content: values.css });
   const surfaces: WsProbe[] = [];
   for (let i = 0; i < SURFACES; i++) surfaces.push(await WsProbe.connect(subject.surfacesUrl));
   const http = new HttpClient(subject.gsiPort);
   const frameAt = showFrames(JSON.parse(readFileSync(FRAME, 'utf8')), subject.token);
-  const load = new Load(http, frameAt, surfaces, { frames: true });
+  const load = new Load(http, frameAt, values['no-commands'] ? [] : surfaces, { frames: true });
   load.start();
   await sleep(3_000);
 

@@ -17,6 +17,26 @@ for (const [list, slots] of [
     bars.set(`p${slot}.health`, li.firstChild);
   }
 }
+// The radar: Dust II's overview numbers (pos_x, pos_y, scale of its 1024 px image) on a 380 px square.
+const RADAR = { x: -2476, y: 3239, scale: 4.4, size: 380 };
+const dots = new Map();
+for (const slot of [1, 2, 3, 4, 5, 6, 7, 8, 9, 0]) {
+  const dot = document.createElement('div');
+  dot.className = 'dot';
+  dot.innerHTML = `<span class="facing"><span class="look"></span></span>${slot}`;
+  dot.hidden = true;
+  document.getElementById('radar').append(dot);
+  dots.set(slot, { dot, facing: dot.firstChild, x: null, y: null });
+}
+function placeDot(slot) {
+  const entry = dots.get(slot);
+  entry.dot.hidden = entry.x === null || entry.y === null;
+  if (entry.dot.hidden) return;
+  const px = ((entry.x - RADAR.x) / RADAR.scale / 1024) * RADAR.size;
+  const py = ((RADAR.y - entry.y) / RADAR.scale / 1024) * RADAR.size;
+  entry.dot.style.transform = `translate(${px}px, ${py}px)`;
+}
+
 for (const element of document.querySelectorAll('[data-f]'))
   fields.set(element.dataset.f, element.firstChild ?? element.appendChild(document.createTextNode('')));
 
@@ -42,8 +62,18 @@ function apply(live) {
     if (text) text.data = show(key, value);
     const bar = bars.get(key);
     if (bar) bar.style.transform = `scaleX(${(value ?? 0) / 100})`;
+    const radar = /^p(\d)\.(x|y|facing|side)$/.exec(key);
+    if (radar) moved.add(Number(radar[1]));
+    if (radar?.[2] === 'x' || radar?.[2] === 'y') dots.get(Number(radar[1]))[radar[2]] = value;
+    else if (radar?.[2] === 'facing')
+      dots.get(Number(radar[1])).facing.style.transform = `rotate(${-(value ?? 0)}deg)`;
+    else if (radar?.[2] === 'side')
+      dots.get(Number(radar[1])).dot.className = value === 'T' ? 'dot t' : 'dot';
   }
+  for (const slot of moved) placeDot(slot);
+  moved.clear();
 }
+const moved = new Set();
 
 const panels = { scoreboardVisible: 'scoreboard', statsVisible: 'stats' };
 function applyState(state) {

@@ -126,6 +126,19 @@ function visibleOf(body) {
     out.set(`${p}deaths`, stats.deaths ?? 0);
     out.set(`${p}assists`, stats.assists ?? 0);
     out.set(`${p}weapon`, weaponOf(raw.weapons ?? {}));
+    // The radar: where the player stands (whole world units) and looks (whole degrees).
+    const [x, y] = String(raw.position ?? '')
+      .split(', ')
+      .map(Number);
+    const [fx, fy] = String(raw.forward ?? '')
+      .split(', ')
+      .map(Number);
+    out.set(`${p}x`, Number.isFinite(x) ? Math.round(x) : null);
+    out.set(`${p}y`, Number.isFinite(y) ? Math.round(y) : null);
+    out.set(
+      `${p}facing`,
+      Number.isFinite(fx) && Number.isFinite(fy) ? Math.round((Math.atan2(fy, fx) * 180) / Math.PI) : null,
+    );
   }
   return out;
 }

@@ -74,6 +74,151 @@ const VARIANTS: Variant[] = [
     frames: true,
     commands: true,
   },
+  {
+    name: 'radar dots without glide',
+    css: '.radar__dot { transition: none !important; }',
+    frames: true,
+    commands: true,
+  },
+  {
+    name: 'frames only, radar dots without glide',
+    css: '.radar__dot { transition: none !important; }',
+    frames: true,
+    commands: false,
+  },
+  { name: 'frames only, no transitions or animations', css: NO_MOTION, frames: true, commands: false },
+  {
+    name: 'frames only, no motion, no shadows or filters',
+    css: `${NO_MOTION} * { box-shadow: none !important; filter: none !important; text-shadow: none !important; }`,
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, no motion, radar hidden',
+    css: `${NO_MOTION} .radar { display: none !important; }`,
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, radar dots without glide, own layers',
+    css: '.radar__dot { transition: none !important; will-change: transform; }',
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, radar dots without glide, own layers, facing without filter',
+    css: '.radar__dot { transition: none !important; will-change: transform; } .radar__facing::after { filter: none !important; }',
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, health trail without transition',
+    css: '.pbox__hptrail { transition: none !important; }',
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, no motion, hidden panels display:none',
+    css: `${NO_MOTION} [data-panel][data-visible="false"] { display: none !important; }`,
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, no motion, no radar',
+    css: `${NO_MOTION} [data-panel="radar"] { display: none !important; }`,
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, no motion, radar dots own layers',
+    css: `${NO_MOTION} .radar__dot { will-change: transform; }`,
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, no motion, no player boxes',
+    css: `${NO_MOTION} [data-panel="players"], [data-panel="observed"] { display: none !important; }`,
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, no motion, no top bar',
+    css: `${NO_MOTION} [data-panel="topbar"] { display: none !important; }`,
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, no motion, radar: facing without filter',
+    css: `${NO_MOTION} .radar__facing::after { filter: none !important; }`,
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, no motion, radar: discs without shadow',
+    css: `${NO_MOTION} .radar__disc { box-shadow: none !important; }`,
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, no motion, radar: plain ground without grid',
+    css: `${NO_MOTION} .radar__plain { background-image: none !important; box-shadow: none !important; }`,
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, no motion, radar: all three',
+    css: `${NO_MOTION} .radar__facing::after { filter: none !important; } .radar__disc { box-shadow: none !important; } .radar__plain { background-image: none !important; box-shadow: none !important; }`,
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, no motion, radar: dots contain strict',
+    css: `${NO_MOTION} .radar__dot { contain: strict; }`,
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, trail 250 ms after 150 ms',
+    css: '.pbox__hptrail { transition: transform 250ms var(--ease) 150ms !important; }',
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, trail held 400 ms then at once',
+    css: '.pbox__hptrail { transition: transform 0s linear 400ms !important; }',
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, trail stepped',
+    css: '.pbox__hptrail { transition: transform 400ms steps(1, end) !important; }',
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'panels 200 ms in, 160 ms out',
+    css: '.panel { transition-duration: 200ms, 200ms, 0s !important; } .panel[data-visible="false"] { transition-duration: 160ms, 160ms, 0s !important; transition-delay: 0s, 0s, 160ms !important; }',
+    frames: true,
+    commands: true,
+  },
+  {
+    name: 'panels fade only',
+    css: '.panel, .panel[data-visible="false"] { transform: none !important; }',
+    frames: true,
+    commands: true,
+  },
+  {
+    name: 'frames only, no top bar filter',
+    css: '.topbar { filter: none !important; }',
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, top bar shadow painted under it',
+    css: '.topbar { filter: none !important; } .topbar::before { content: ""; position: absolute; z-index: -1; top: 0; left: 26px; right: 26px; height: 72px; box-shadow: 0 6px 18px rgba(0, 0, 0, 0.35); }',
+    frames: true,
+    commands: false,
+  },
 ];
 
 const context = {
@@ -98,7 +243,7 @@ async function measure(subject: Subject, variant: Variant): Promise<number> {
     const still = (i: number) => {
       const frame = frames(i);
       // The same health all along: only the clock and the positions move.
-      for (const [id, player] of Object.entries<any>(frame.allplayers))
+      for (const [id, player] of Object.entries<{ state: { health: number } }>(frame.allplayers))
         player.state.health = base.allplayers[id].state.health;
       return frame;
     };
@@ -137,6 +282,8 @@ const floor = await floorSubject(context);
 try {
   const share = await measure(floor, { name: 'floor page', frames: true, commands: true });
   results.push(['floor page (bench/show-floor-page.html)', share]);
+  const framesOnly = await measure(floor, { name: 'floor page, frames only', frames: true, commands: false });
+  results.push(['floor page, frames only', framesOnly]);
 } finally {
   await floor.server.stop();
 }
