@@ -138,7 +138,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
     // Eleven frames, each waited for on two panels, and a 4 s silence: more than the default on a busy machine.
   }, 60_000);
 
-  it('a frame that changes one value changes only that value; the same frame again changes nothing', async () => {
+  it('a frame that changes one value changes only that value; the same frame again changes nothing; steps move only the radar', async () => {
     const server = await build();
     const page = await overlay(server);
     await seriesInProgress(server, { roster: false });
@@ -195,6 +195,27 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay with live game data in Chro
       .waitFor();
     // The scoreboard (hidden) holds slot 1 too: both rows of slot 1 and nothing else.
     expect(await changedSlots()).toEqual(['1']);
+
+    // A frame in which every player only steps and turns: the radar's dots move and nothing else in
+    // the page changes (that nothing else re-renders either: live-signals.test.ts).
+    const moved = structuredClone(richer);
+    for (const player of Object.values<Frame>(moved.allplayers)) {
+      const [x, y, z] = String(player.position).split(', ').map(Number);
+      player.position = `${(x as number) + 40}, ${(y as number) - 25}, ${z}`;
+      player.forward = '0.6, 0.8, 0.0';
+    }
+    await postAccepted(server, moved);
+    await page.waitForFunction(() => {
+      const g = globalThis as unknown as { __mutations: Array<{ closest(s: string): unknown }> };
+      return g.__mutations.filter((el) => el.closest('[data-panel="radar"] [data-slot]')).length >= 10;
+    });
+    const panels = await page.evaluate(() => {
+      const g = globalThis as unknown as {
+        __mutations: Array<{ closest(s: string): { getAttribute(n: string): string | null } | null }>;
+      };
+      return [...new Set(g.__mutations.map((el) => el.closest('[data-panel]')?.getAttribute('data-panel')))];
+    });
+    expect(panels).toEqual(['radar']);
   });
 
   it('show_player_stats with provider live and toggle_stats show the live values and follow them', async () => {

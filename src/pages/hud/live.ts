@@ -172,6 +172,51 @@ const bySlot = new Map<number, ReadonlySignal<GamePlayer | null>>(
 export const playerInSlot = (slot: number): ReadonlySignal<GamePlayer | null> =>
   bySlot.get(slot) ?? computed(() => null);
 
+/** A player's values without where the player stands and looks (the radar's, and what changes in nearly every frame of a round). */
+export type PlayerStats = Omit<GamePlayer, 'position' | 'facing'>;
+
+const sameShallow = (a: object, b: object) => {
+  for (const key in a) if (!Object.is(a[key as keyof typeof a], b[key as keyof typeof b])) return false;
+  return true;
+};
+
+/** The same values apart from where the player stands and looks. */
+function samePlayerBesidesPlace(a: GamePlayer, b: GamePlayer): boolean {
+  for (const key in a) {
+    const field = key as keyof GamePlayer;
+    if (field === 'position' || field === 'facing' || field === 'weapons') continue;
+    if (!Object.is(a[field], b[field])) return false;
+  }
+  return (
+    a.weapons.length === b.weapons.length &&
+    a.weapons.every((weapon, i) => sameShallow(weapon, b.weapons[i] as object))
+  );
+}
+
+/**
+ * A player's values without where the player stands and looks: the same object while only those
+ * moved, so the boxes, the scoreboard's rows and the stats panel re-render for a hit or a purchase,
+ * not for each step a player takes (its `position` and `facing` may be stale: the radar reads
+ * `playerInSlot`).
+ */
+function stableBesidesPlace(source: ReadonlySignal<GamePlayer | null>): ReadonlySignal<PlayerStats | null> {
+  let last: GamePlayer | null = null;
+  return computed(() => {
+    const player = source.value;
+    if (player && last && samePlayerBesidesPlace(last, player)) return last;
+    last = player;
+    return player;
+  });
+}
+
+const boxBySlot = new Map<number, ReadonlySignal<PlayerStats | null>>(
+  SLOTS.map((slot) => [slot, stableBesidesPlace(playerInSlot(slot))]),
+);
+
+/** The values a player's box, row or stats show, in a HUD slot: `playerInSlot` without the place. */
+export const playerStatsInSlot = (slot: number): ReadonlySignal<PlayerStats | null> =>
+  boxBySlot.get(slot) ?? computed(() => null);
+
 /** The HUD slot of the observed (spectated) player. */
 export const observedSlot = computed(() => gameLive.value.observed?.slot ?? null);
 
@@ -199,8 +244,15 @@ export const observedPlayer = computed(() => {
   return slot === null ? null : playerInSlot(slot).value;
 });
 
+/** The observed player's values without the place (`playerStatsInSlot`): the observed box's. */
+export const observedPlayerStats = computed(() => {
+  const slot = observedSlot.value;
+  return slot === null ? null : playerStatsInSlot(slot).value;
+});
+
 /** The weapon in the player's hands. */
-export const activeWeapon = (player: GamePlayer) => player.weapons.find((w) => w.active) ?? null;
+export const activeWeapon = (player: Pick<GamePlayer, 'weapons'>) =>
+  player.weapons.find((w) => w.active) ?? null;
 
 const WEAPON_NAMES: Record<string, string> = {
   ak47: 'AK-47',

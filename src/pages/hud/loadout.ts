@@ -54,7 +54,7 @@ const isKnife = (name: string) => /^weapon_(knife|bayonet)/.test(name);
 const item = (weapon: GameWeapon | undefined): Item | null =>
   weapon ? { name: weapon.name, type: weapon.type, active: weapon.active } : null;
 
-export function loadoutOf(player: GamePlayer): Loadout {
+export function loadoutOf(player: Pick<GamePlayer, 'weapons'>): Loadout {
   const weapons = player.weapons;
   const grenades: Item[] = [];
   for (const weapon of weapons) {
@@ -78,7 +78,7 @@ export function loadoutOf(player: GamePlayer): Loadout {
 }
 
 /** The weapon a player box names: the primary, else the pistol, else the knife. */
-export function mainWeapon(player: GamePlayer): string | null {
+export function mainWeapon(player: Pick<GamePlayer, 'weapons'>): string | null {
   const { primary, secondary, knife } = loadoutOf(player);
   return (primary ?? secondary ?? knife)?.name ?? null;
 }

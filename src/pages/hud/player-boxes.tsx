@@ -6,7 +6,6 @@
  *
  * Each box reads only its own slot's signal (live.ts): a frame re-renders the boxes that changed.
  */
-import type { GamePlayer } from '../../protocol/index.ts';
 import type { Side } from '../common/broadcast.ts';
 import { playerIn, teams } from '../common/broadcast.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
@@ -17,9 +16,10 @@ import {
   gameOn,
   isObserved,
   money,
-  observedPlayer,
+  observedPlayerStats,
   observedSlot,
-  playerInSlot,
+  type PlayerStats,
+  playerStatsInSlot,
   sideOfTeam,
   slotsOfTeam,
   teamOfSide,
@@ -29,7 +29,7 @@ import type { Loadout } from './loadout.ts';
 import { loadoutOf } from './loadout.ts';
 
 /** Vest, and the helmet beside it; nothing but a placeholder without armour (keeps the row aligned). */
-export function ArmourIcons({ player }: { player: GamePlayer }) {
+export function ArmourIcons({ player }: { player: PlayerStats }) {
   if (player.armor <= 0) return <span class="armour armour--none" />;
   return (
     <span class="armour">
@@ -43,7 +43,7 @@ export function ArmourIcons({ player }: { player: GamePlayer }) {
  * What a box says about the player's equipment, as hooks on the box itself (docs/themes.md): theme
  * authors style a bomb carrier's box by `[data-bomb="true"]`, and tests read them against the frames.
  */
-export function equipmentHooks(player: GamePlayer, loadout: Loadout, bomb: boolean) {
+export function equipmentHooks(player: PlayerStats, loadout: Loadout, bomb: boolean) {
   return {
     'data-primary': loadout.primary?.name ?? '',
     'data-secondary': loadout.secondary?.name ?? '',
@@ -93,7 +93,7 @@ function Grenades({ loadout, class: extra }: { loadout: Loadout; class: string }
 }
 
 /** K / D / A with a hook each. */
-export function Kda({ player }: { player: GamePlayer }) {
+export function Kda({ player }: { player: PlayerStats }) {
   return (
     <span class="kda">
       <b data-kills={player.kills}>{String(player.kills)}</b>
@@ -108,7 +108,7 @@ export function Kda({ player }: { player: GamePlayer }) {
 const adrText = (adr: number | null) => (adr === null ? '–' : String(Math.round(adr)));
 
 export function PlayerBox({ slot, team }: { slot: number; team: Side }) {
-  const player = playerInSlot(slot).value;
+  const player = playerStatsInSlot(slot).value;
   const observed = isObserved(slot);
   const carrier = carriesBomb(slot);
   const name = player?.name || playerIn(slot) || 'Open slot';
@@ -203,7 +203,7 @@ function Inventory({ loadout }: { loadout: Loadout }) {
  * ammunition, K/D/A, ADR and money; under them everything the player carries.
  */
 export function ObservedBox() {
-  const player = observedPlayer.value;
+  const player = observedPlayerStats.value;
   const slot = observedSlot.value;
   const visible = gameOn.value && player !== null;
   const team = player ? teamOfSide(player.side) : null;

@@ -4,10 +4,9 @@
  * The row reads its own slot's signal only (live.ts).
  */
 
-import type { GamePlayer } from '../../protocol/index.ts';
 import { FitText } from '../common/fit-text.tsx';
 import { Icon } from './icons.tsx';
-import { gameOn, isObserved, money, playerInSlot } from './live.ts';
+import { gameOn, isObserved, money, type PlayerStats, playerStatsInSlot } from './live.ts';
 
 /**
  * The scoreboard's live columns, in order: the header row (scoreboard.tsx) and every player row draw
@@ -24,7 +23,7 @@ export const SCOREBOARD_COLUMNS = [
 
 type Column = (typeof SCOREBOARD_COLUMNS)[number]['col'];
 
-function cell(col: Column, player: GamePlayer) {
+function cell(col: Column, player: PlayerStats) {
   switch (col) {
     case 'hp':
       return {
@@ -50,7 +49,7 @@ function cell(col: Column, player: GamePlayer) {
 export function PlayerRow(props: { slot: number; name: string | null }) {
   const { slot, name } = props;
   // A roster-only frame (no map) carries names, not values: live values show with the live game.
-  const live = gameOn.value ? playerInSlot(slot).value : null;
+  const live = gameOn.value ? playerStatsInSlot(slot).value : null;
   const observed = isObserved(slot);
   const dead = live !== null && live.health <= 0;
   return (

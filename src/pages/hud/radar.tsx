@@ -84,6 +84,27 @@ function place(map: RadarOverview, point: GamePoint) {
 const span = (map: RadarOverview, units: number) =>
   `${((units / map.scale / RADAR_IMAGE_SIZE) * 100).toFixed(3)}%`;
 
+/**
+ * The square's side in pixels, once drawn (0 before): a dot moves by a transform in pixels, which
+ * the compositor applies without painting the map again (left/top would lay out and paint the
+ * square in every frame; docs/performance.md).
+ */
+const squarePixels = signal(0);
+
+/** A dot's place: a transform in pixels once the square's size is known, percentages before. */
+function dotPlace(map: RadarOverview, point: GamePoint) {
+  const at = place(map, point);
+  const side = squarePixels.value;
+  if (side === 0) return at;
+  const { px, py } = radarPixel(map, point[0], point[1]);
+  const x = (px / RADAR_IMAGE_SIZE) * side;
+  const y = (py / RADAR_IMAGE_SIZE) * side;
+  return {
+    ...at,
+    style: { transform: `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) translate(-50%, -50%)` },
+  };
+}
+
 function Dot({ slot, map }: { slot: number; map: RadarOverview }) {
   const player = playerInSlot(slot).value;
   const observed = isObserved(slot);
@@ -103,7 +124,7 @@ function Dot({ slot, map }: { slot: number; map: RadarOverview }) {
       data-other-level={String(own !== level)}
       data-facing={player.facing ?? ''}
       data-bomb-carrier={String(carrying)}
-      {...place(map, player.position)}
+      {...dotPlace(map, player.position)}
     >
       {alive && player.facing !== null ? (
         <span
@@ -215,6 +236,18 @@ function Backdrop() {
   );
 }
 
+/** Keeps `squarePixels` in step with the square on the page (a ref callback: on mount and unmount). */
+let square: HTMLDivElement | null = null;
+const squareResized = new ResizeObserver(() => {
+  squarePixels.value = square?.clientWidth ?? 0;
+});
+function observeSquare(element: HTMLDivElement | null) {
+  if (square) squareResized.unobserve(square);
+  square = element;
+  if (element) squareResized.observe(element);
+  squarePixels.value = element?.clientWidth ?? 0;
+}
+
 export function Radar() {
   const map = overview.value;
   const on = state.value?.radarVisible === true && gameOn.value && map !== null;
@@ -231,7 +264,7 @@ export function Radar() {
       aria-hidden={!on}
     >
       {map ? (
-        <div class="radar__map" data-radar-map>
+        <div class="radar__map" data-radar-map ref={observeSquare}>
           <Backdrop />
           <Utility map={map} />
           <Bomb map={map} />

@@ -7,12 +7,20 @@
  */
 import { computed } from '@preact/signals';
 import { useRef } from 'preact/hooks';
-import type { GamePlayer, PlatformFigures } from '../../protocol/index.ts';
+import type { PlatformFigures } from '../../protocol/index.ts';
 import type { Side } from '../common/broadcast.ts';
 import { playerIn, teams } from '../common/broadcast.ts';
 import { state, statsPlayer } from '../common/store.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
-import { hasLiveMap, mainWeapon, money, playerInSlot, slotsOfTeam, weaponLabel } from './live.ts';
+import {
+  hasLiveMap,
+  mainWeapon,
+  money,
+  type PlayerStats,
+  playerStatsInSlot,
+  slotsOfTeam,
+  weaponLabel,
+} from './live.ts';
 
 /** What the panel draws: the player, his team, and the figures of the provider. */
 interface StatsContent {
@@ -22,7 +30,7 @@ interface StatsContent {
   /** The game side the player plays (his colour), when the game data has him. */
   gameSide: 'CT' | 'T' | null;
   provider: 'live' | 'platform_a';
-  live: GamePlayer | null;
+  live: PlayerStats | null;
   platform: PlatformFigures | null;
 }
 
@@ -31,7 +39,7 @@ export const statsContent = computed<StatsContent | null>(() => {
   const request = statsPlayer.value.player;
   if (!request) return null;
   const { slot } = request;
-  const live = playerInSlot(slot).value;
+  const live = playerStatsInSlot(slot).value;
   const team: Side = slotsOfTeam.A.value.includes(slot) ? 'A' : 'B';
   const base = { slot, team, gameSide: live?.side ?? null };
   if (request.provider === 'platform_a') {
@@ -51,7 +59,7 @@ export const statsOnAirTeam = computed<Side | null>(() =>
   state.value?.statsVisible === true ? (statsContent.value?.team ?? null) : null,
 );
 
-function LiveGrid({ player }: { player: GamePlayer }) {
+function LiveGrid({ player }: { player: PlayerStats }) {
   const adr = player.adr === null ? null : Math.round(player.adr);
   const cells = [
     ['K', 'kills', player.kills, String(player.kills)],

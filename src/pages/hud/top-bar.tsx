@@ -225,13 +225,15 @@ export function TopBar() {
         <TeamBlock side="B" />
       </div>
       {event || hasMaps ? (
-        <div class="topbar__sub">
-          {event ? (
-            <span class="topbar__event" data-event-name title={event}>
-              {event}
-            </span>
-          ) : null}
-          {hasMaps ? <SeriesMaps /> : null}
+        <div class="topbar__subframe">
+          <div class="topbar__sub">
+            {event ? (
+              <span class="topbar__event" data-event-name title={event}>
+                {event}
+              </span>
+            ) : null}
+            {hasMaps ? <SeriesMaps /> : null}
+          </div>
         </div>
       ) : null}
     </header>
