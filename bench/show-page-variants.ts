@@ -219,6 +219,18 @@ const VARIANTS: Variant[] = [
     frames: true,
     commands: false,
   },
+  {
+    name: 'frames only, radar its own layer, dots not',
+    css: '.radar { will-change: transform; } .radar__dot { will-change: auto !important; }',
+    frames: true,
+    commands: false,
+  },
+  {
+    name: 'frames only, radar its own layer, dots too',
+    css: '.radar { will-change: transform; }',
+    frames: true,
+    commands: false,
+  },
 ];
 
 const context = {
