@@ -8,12 +8,12 @@ import { basename, dirname, join } from 'node:path';
 import send from '@fastify/send';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { checkPayload } from '../core/dispatcher.ts';
 import type { StateHub } from '../core/state-hub.ts';
 import { mediaDirOf, storeImage } from '../persistence/media-store.ts';
+import { compiledCheck } from '../protocol/compiled-check.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
 import {
@@ -49,7 +49,7 @@ const UploadSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-const checkUpload = TypeCompiler.Compile(UploadSchema);
+const checkUpload = compiledCheck(UploadSchema);
 
 /** Sends one file with ranges (a video element seeks), or the envelope when it cannot. */
 async function sendFile(

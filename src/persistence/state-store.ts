@@ -1,10 +1,11 @@
 import { copyFile, open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { Logger } from 'pino';
 import { isPlainObject } from '../core/coerce.ts';
 import type { StorageStatus } from '../protocol/answers.ts';
+import type { Check } from '../protocol/compiled-check.ts';
+import { compiledCheck } from '../protocol/compiled-check.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { SettingsSchema } from '../protocol/settings.ts';
 import { JOURNAL_FILE, STATE_FILE } from './data-dir.ts';
@@ -14,7 +15,7 @@ import type { LoadedState, SavedState } from './saved-state.ts';
 import { SAVED_STATE_VERSION, SavedStateSchema } from './saved-state.ts';
 import type { JournalFile, StoreFiles } from './store-files.ts';
 
-const checkSavedState = TypeCompiler.Compile(SavedStateSchema);
+const checkSavedState = compiledCheck(SavedStateSchema);
 
 /** How long a written record may wait for fdatasync: a kill loses nothing, a power cut at most this much. */
 const SYNC_DELAY_MS = 1_000;
@@ -690,11 +691,11 @@ export interface Checked {
 
 /** The parts of a document, each with its own check, and which of them a whole document must have. */
 interface Parts {
-  checks: ReadonlyMap<string, TypeCheck<TSchema>>;
+  checks: ReadonlyMap<string, Check<TSchema>>;
   required: ReadonlySet<string>;
 }
 const checksOf = (schema: TObject): Parts => ({
-  checks: new Map(Object.entries(schema.properties).map(([key, part]) => [key, TypeCompiler.Compile(part)])),
+  checks: new Map(Object.entries(schema.properties).map(([key, part]) => [key, compiledCheck(part)])),
   required: new Set(schema.required ?? []),
 });
 const SAVED_PARTS = checksOf(SavedStateSchema);
