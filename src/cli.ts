@@ -136,7 +136,7 @@ async function main(argv: string[]): Promise<void> {
   const env = process.env;
   const sources = sourcesOf(env);
   const overrides = overridesOf(values, env, sources);
-  const logger = createLogger({
+  const logger = await createLogger({
     level: oneOf(LOG_LEVELS, values['log-level'] ?? 'info', '--log-level'),
     format: oneOf(LOG_FORMATS, values['log-format'] ?? defaultLogFormat(process.stdout), '--log-format'),
   });

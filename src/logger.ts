@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import { pino } from 'pino';
-import pretty from 'pino-pretty';
 
 export const LOG_FORMATS = ['pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
@@ -17,10 +16,14 @@ export interface LoggerOptions {
 export const defaultLogFormat = (stdout: { isTTY?: boolean }): LogFormat =>
   stdout.isTTY ? 'pretty' : 'json';
 
-/** The console log: one line per entry on stdout, with secrets redacted whatever object carries them. */
-export function createLogger({ level, format }: LoggerOptions): Logger {
+/**
+ * The console log: one line per entry on stdout, with secrets redacted whatever object carries them.
+ * pino-pretty loads only for readable lines: a service whose output goes to a pipe never needs it.
+ */
+export async function createLogger({ level, format }: LoggerOptions): Promise<Logger> {
   const options = { level, redact: ['*.password', '*.token', 'token'] };
   if (format === 'json') return pino(options);
+  const { default: pretty } = await import('pino-pretty');
   // A stream in this thread, not a pino transport: a transport loads pino-pretty by name in a worker
   // thread, which the esbuild bundle of `npm start` cannot serve.
   return pino(

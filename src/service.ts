@@ -277,10 +277,16 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     return store.requestSave();
   });
 
+  // Separate files: read (or made, a synced write each on a first start) side by side.
+  const [gameToken, secrets, sessions] = await Promise.all([
+    loadOrCreateToken(join(dataDir, GAME_TOKEN_FILE)),
+    Secrets.load(dataDir),
+    Sessions.load(dataDir),
+  ]);
   const game = new GameData({
     hud,
     hub,
-    token: await loadOrCreateToken(join(dataDir, GAME_TOKEN_FILE)),
+    token: gameToken,
     slotNumbering: () => gameSettings(settings.current()).slotNumbering,
     storage: () => store.status,
     ...(options.gameReceivingTimeoutMs === undefined
@@ -288,12 +294,10 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       : { receivingTimeoutMs: options.gameReceivingTimeoutMs }),
   });
   dialectOfFrames = () => game.consoleDialect();
-  const secrets = await Secrets.load(dataDir);
   const mainWindow = new MainWindow(hud, options.headless);
   secrets.events.on('token', () =>
     logger.info('access token regenerated: local-network devices must use the new one'),
   );
-  const sessions = await Sessions.load(dataDir);
   // A new sign-in key signs every browser out: their sessions end at once (in memory, then the file).
   secrets.events.on('signInKey', () => {
     mainWindow.signOutAll();

@@ -85,4 +85,23 @@ describe('the built CLI', () => {
       expect((await cli.exited).code).toBe(0);
     }
   });
+
+  // What waits for its first use stays out of the files Node compiles at start (docs/performance.md,
+  // "Start-up"): one static import of any of them would bring it back into every start.
+  it('loads at start none of the packages that wait for their first use', async () => {
+    const eager = new Set<string>();
+    const visit = async (file: string): Promise<string> => {
+      if (eager.has(file)) return '';
+      eager.add(file);
+      const text = await readFile(`${ROOT}${OUT}/${file}`, 'utf8');
+      // Static imports only (`import … from "./x.js"`, `import "./x.js"`), not import("./x.js").
+      const imported = [...text.matchAll(/(?:\bfrom|^import)\s*"\.\/([^"]+\.js)"/gm)].map(([, name]) => name);
+      return [text, ...(await Promise.all(imported.map((name) => visit(name ?? ''))))].join('\n');
+    };
+    const loaded = await visit('cli.js');
+    // esbuild names each package's files in a comment: what the start needs is found that way.
+    expect(loaded).toContain('node_modules/fastify/');
+    const lazy = ['cheerio', 'undici', '@fastify/send', 'pino-pretty', 'rate-limiter-flexible'];
+    expect(lazy.filter((name) => loaded.includes(`node_modules/${name}/`))).toEqual([]);
+  });
 });

@@ -7,6 +7,9 @@ import { median, ms, ratio } from '../lib/stats.ts';
 import type { Row } from '../lib/table.ts';
 
 const PART = 'Start-up';
+/** Issue 22: the service answers /health in under 250 ms (on a quiet machine), and at most twice bare Fastify. */
+const TARGET_MS = 250;
+const TARGET_RATIO = 2;
 
 /**
  * From spawn() until GET /health first answers 200 (polled every 2 ms), for the CLI and for the
@@ -39,8 +42,8 @@ export async function startup(context: PartContext): Promise<Row[]> {
       part: PART,
       figure: `hud-automation serve (${context.runtime.kind}), median of ${starts}`,
       value: `${ms(hud)}, ${ratio(hud / bare)} bare`,
-      target: '<= 2x bare',
-      met: hud / bare <= 2,
+      target: `< ${TARGET_MS} ms, <= ${TARGET_RATIO}x bare`,
+      met: hud < TARGET_MS && hud / bare <= TARGET_RATIO,
     },
   ];
 }

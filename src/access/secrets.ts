@@ -47,9 +47,12 @@ export class Secrets {
   ) {}
 
   static async load(dataDir: string): Promise<Secrets> {
-    const token = await loadOrCreateToken(join(dataDir, TOKEN_FILE));
-    const key = await loadOrCreateToken(join(dataDir, SIGN_IN_KEY_FILE));
-    const view = await loadOrCreateToken(join(dataDir, VIEW_KEY_FILE));
+    // Read (or made, with a synced write each) side by side: they are separate files.
+    const [token, key, view] = await Promise.all([
+      loadOrCreateToken(join(dataDir, TOKEN_FILE)),
+      loadOrCreateToken(join(dataDir, SIGN_IN_KEY_FILE)),
+      loadOrCreateToken(join(dataDir, VIEW_KEY_FILE)),
+    ]);
     return new Secrets(dataDir, token, key, view);
   }
 

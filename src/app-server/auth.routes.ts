@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { tokensEqual } from '../access/access-token.ts';
@@ -10,6 +9,7 @@ import type { Secrets } from '../access/secrets.ts';
 import type { Sessions } from '../access/sessions.ts';
 import { sessionCookie, signedOutCookie } from '../access/sign-in.ts';
 import { checkPayload } from '../core/dispatcher.ts';
+import { compiledCheck } from '../protocol/compiled-check.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
 
@@ -17,7 +17,7 @@ const SignIn = Type.Object(
   { key: Type.String({ minLength: 1, maxLength: 256 }) },
   { additionalProperties: false },
 );
-const checkSignIn = TypeCompiler.Compile(SignIn);
+const checkSignIn = compiledCheck(SignIn);
 
 export interface AuthRoutesOptions {
   secrets: Pick<Secrets, 'signInKey'>;

@@ -7,7 +7,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import fp from 'fastify-plugin';
 import type { RateLimit } from '../access/rate-limit.ts';
 import { checkPayload } from '../core/dispatcher.ts';
@@ -23,12 +22,13 @@ import {
   installCfgIn,
   lanAddress,
 } from '../game/gsi-config.ts';
+import { compiledCheck } from '../protocol/compiled-check.ts';
 import { conflict } from '../protocol/errors.ts';
 import { GameSetupSchema } from '../protocol/game.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
 import { strict } from '../protocol/schemas.ts';
 
-const checkInstall = TypeCompiler.Compile(Type.Object({ lan: Type.Optional(Type.Boolean()) }, strict));
+const checkInstall = compiledCheck(Type.Object({ lan: Type.Optional(Type.Boolean()) }, strict));
 
 /** Integrations > Game of the operator app, and the game's own endpoint. */
 const gameRoutes: FastifyPluginAsyncTypebox<{ game: GameData; rateLimit: RateLimit }> = async (

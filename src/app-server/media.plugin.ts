@@ -5,15 +5,14 @@
  * from exactly the path OBS reported.
  */
 import { basename, dirname, join } from 'node:path';
-import send from '@fastify/send';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { checkPayload } from '../core/dispatcher.ts';
 import type { StateHub } from '../core/state-hub.ts';
 import type { MediaStore } from '../persistence/media-store.ts';
+import { compiledCheck } from '../protocol/compiled-check.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
 import {
@@ -26,6 +25,7 @@ import {
 } from '../protocol/media.ts';
 import { MediaIdSchema } from '../protocol/settings.ts';
 import type { EventMessage } from '../protocol/websocket.ts';
+import { sendFromDisk } from './file-send.ts';
 import { radarImageRoute } from './radar-image.route.ts';
 
 /** How many reported replay clips stay servable (the newest ones). */
@@ -49,7 +49,7 @@ const UploadSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-const checkUpload = TypeCompiler.Compile(UploadSchema);
+const checkUpload = compiledCheck(UploadSchema);
 
 /** Sends one file with ranges (a video element seeks), or the envelope when it cannot. */
 async function sendFile(
@@ -58,7 +58,7 @@ async function sendFile(
   path: string,
   headers: Record<string, string>,
 ): Promise<FastifyReply> {
-  const result = await send(request.raw, basename(path), {
+  const result = await sendFromDisk(request.raw, basename(path), {
     root: dirname(path),
     dotfiles: 'allow',
     acceptRanges: true,

@@ -7,9 +7,9 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { checkPayload } from '../core/dispatcher.ts';
 import type { MediaStore } from '../persistence/media-store.ts';
+import { compiledCheck } from '../protocol/compiled-check.ts';
 import { invalidPayload } from '../protocol/errors.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
 import {
@@ -30,7 +30,7 @@ const RadarUploadSchema = Type.Object(
   { data: Type.String({ description: 'The image, base64' }) },
   { additionalProperties: false },
 );
-const checkUpload = TypeCompiler.Compile(RadarUploadSchema);
+const checkUpload = compiledCheck(RadarUploadSchema);
 
 export interface RadarImageOptions {
   /** The media store, which keeps the image beside the others. */

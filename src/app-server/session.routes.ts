@@ -4,11 +4,11 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { Sessions } from '../access/sessions.ts';
 import { signedOutCookie } from '../access/sign-in.ts';
 import { checkPayload } from '../core/dispatcher.ts';
 import { SessionRecordSchema } from '../protocol/answers.ts';
+import { compiledCheck } from '../protocol/compiled-check.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
 
@@ -16,7 +16,7 @@ const EndSession = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 64 }) },
   { additionalProperties: false },
 );
-const checkEndSession = TypeCompiler.Compile(EndSession);
+const checkEndSession = compiledCheck(EndSession);
 
 const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: Pick<Sessions, 'list' | 'end'> }> = async (
   app,

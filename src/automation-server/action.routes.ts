@@ -14,6 +14,11 @@ const commandAnswer = (result: TSchema) => okAnswer({ state: Type.Partial(HudSta
 /** What every command answers, its result untyped. */
 export const CommandAnswerSchema = commandAnswer(Type.Object({}, { additionalProperties: true }));
 
+/** The command named in the path of POST /api/actions/<command> and /internal/<report>. */
+export interface ActionParams {
+  action: string;
+}
+
 export interface ActionRoutesOptions {
   commands: Dispatch;
   /** The results that declare their schema: each such command gets a route of its own. */
@@ -34,14 +39,12 @@ const actionRoutes: FastifyPluginAsyncTypebox<ActionRoutesOptions> = async (app,
       run(id, request),
     );
   }
-  app.post(
+  // No params schema: a path parameter is always a string, and the dispatcher names an unknown
+  // command. A schema would only make Fastify build its validator (Ajv and its meta-schema, a sixth
+  // of the start-up) before the server listens.
+  app.post<{ Params: ActionParams }>(
     '/api/actions/:action',
-    {
-      schema: {
-        params: Type.Object({ action: Type.String() }),
-        response: answers(CommandAnswerSchema),
-      },
-    },
+    { schema: { response: answers(CommandAnswerSchema) } },
     (request) => run(request.params.action, request),
   );
 };

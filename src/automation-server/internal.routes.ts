@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import fp from 'fastify-plugin';
 import { peerOf } from '../access/peer.ts';
 import type { Dispatch } from '../core/dispatcher.ts';
@@ -9,6 +8,7 @@ import { StorageInfoSchema } from '../protocol/answers.ts';
 import { answers, okAnswer } from '../protocol/http-answers.ts';
 import { publicSettings } from '../settings/settings.ts';
 import type { SettingsOwner } from '../settings/settings-owner.ts';
+import type { ActionParams } from './action.routes.ts';
 import { CommandAnswerSchema } from './action.routes.ts';
 
 export interface InternalRoutesOptions {
@@ -27,10 +27,9 @@ const internalRoutes: FastifyPluginAsyncTypebox<InternalRoutesOptions> = async (
   app,
   { reports, settings, store },
 ) => {
-  const reportRoute = {
-    schema: { params: Type.Object({ action: Type.String() }), response: answers(CommandAnswerSchema) },
-  };
-  app.post('/internal/:action', reportRoute, (request) =>
+  // No params schema, as for /api/actions/<command> (action.routes.ts).
+  const reportRoute = { schema: { response: answers(CommandAnswerSchema) } };
+  app.post<{ Params: ActionParams }>('/internal/:action', reportRoute, (request) =>
     reports(request.params.action, request.body, {
       transport: 'http',
       address: peerOf(request.socket, request.ip).address,

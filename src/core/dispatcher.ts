@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { isMainWindowReady } from '../../machines/host.machine.ts';
+import type { Check } from '../protocol/compiled-check.ts';
 import { invalidPayload, ServiceError, unavailable } from '../protocol/errors.ts';
 import type { Caller } from './caller.ts';
 import { PUBLIC_CALLERS } from './caller.ts';
@@ -22,7 +22,7 @@ export interface SaveBarrier {
 }
 
 /** The payload as the command's type: strings become numbers and booleans where the schema says so. */
-export function checkPayload(id: string, check: TypeCheck<TSchema> | null, raw: unknown): unknown {
+export function checkPayload(id: string, check: Check<TSchema> | null, raw: unknown): unknown {
   // No body, or {}: `null` is a JSON value that is not an object, refused as `[]` or `"x"` are.
   const empty = raw === undefined || (isPlainObject(raw) && Object.keys(raw).length === 0);
   if (!check) {

@@ -3,9 +3,10 @@
  * "unknown field boFromat; did you mean boFormat?". Never the schema library's own wording.
  */
 import type { TSchema } from '@sinclair/typebox';
-import type { TypeCheck, ValueError } from '@sinclair/typebox/compiler';
+import type { ValueError } from '@sinclair/typebox/compiler';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import leven from 'leven';
+import type { Check } from '../protocol/compiled-check.ts';
 
 type Schema = TSchema & { [key: string]: unknown };
 
@@ -137,7 +138,7 @@ export function explainError(error: ValueError): string {
  * The problem to tell first: an unknown field before anything else (a misspelt name is also why
  * the right one is missing), then the first one found.
  */
-export function explainPayload(check: TypeCheck<TSchema>, value: unknown): string {
+export function explainPayload(check: Check<TSchema>, value: unknown): string {
   let first: ValueError | undefined;
   for (const error of check.Errors(value)) {
     if (error.type === ValueErrorType.ObjectAdditionalProperties) return explainError(error);

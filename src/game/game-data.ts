@@ -4,8 +4,6 @@
  * (and so the revision and the saved state) when they change; everything else goes to the pages as
  * `game` messages with what changed, at the rate the frames come.
  */
-import type { TypeCheck } from '@sinclair/typebox/compiler';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { dequal } from 'dequal';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
@@ -22,6 +20,8 @@ import type { RawGsiFrame } from '../observer/director-frame.ts';
 import { toDirectorFrame } from '../observer/director-frame.ts';
 import type { ConsoleDialect } from '../observer/netcon-lines.ts';
 import type { StorageStatus } from '../protocol/answers.ts';
+import type { Check } from '../protocol/compiled-check.ts';
+import { compiledCheck } from '../protocol/compiled-check.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import type {
   GameLive,
@@ -147,7 +147,7 @@ export class GameData implements LiveStats {
   #held: { frame: GameFrame; roundPhase: string | null } | null = null;
   readonly #timeoutMs: number;
   readonly #now: () => number;
-  readonly #check: TypeCheck<typeof GsiPayload> = TypeCompiler.Compile(GsiPayload);
+  readonly #check: Check<typeof GsiPayload> = compiledCheck(GsiPayload);
   readonly #adr: AdrTracker;
   #live: GameLive = EMPTY_LIVE;
   #status: GameStatus;

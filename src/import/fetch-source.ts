@@ -1,4 +1,3 @@
-import { load } from 'cheerio';
 import { hostOfUrl, networkCause } from '../net/network-errors.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { VERSION } from '../version.ts';
@@ -94,7 +93,7 @@ export function createSourceClient(options: { signal: AbortSignal; userAgent?: s
       if (error instanceof ServiceError) throw error;
       throw networkError(error, request);
     }
-    const challenge = botCheck(response, body);
+    const challenge = await botCheck(response, body);
     if (challenge !== null) {
       throw new ServiceError(
         'upstream_error',
@@ -188,8 +187,10 @@ function statusError(response: Response, request: SourceRequest): ServiceError {
 /**
  * A description of a bot check or block page, or null. Cloudflare marks challenges with the
  * `cf-mitigated` header; block and interstitial pages are recognised by their title and heading.
+ * The HTML parser loads with the first page to look at: the logo fetch is part of every start and
+ * mostly sees images (the parser and its HTTP client were half the start-up's code).
  */
-function botCheck(response: Response, bytes: Buffer): string | null {
+async function botCheck(response: Response, bytes: Buffer): Promise<string | null> {
   const mitigated = response.headers.get('cf-mitigated');
   if (mitigated) return `a Cloudflare bot check (cf-mitigated: ${mitigated})`;
   const type = response.headers.get('content-type') ?? '';
@@ -197,6 +198,7 @@ function botCheck(response: Response, bytes: Buffer): string | null {
   if (type.startsWith('image/')) return null;
   const body = bytes.toString('utf8');
   if (!type.includes('html') && !body.trimStart().startsWith('<')) return null;
+  const { load } = await import('cheerio');
   const $ = load(body);
   const title = $('title').first().text().trim();
   const headings = $('h1, h2')

@@ -93,11 +93,16 @@ export async function tidyDataDir(dir: string): Promise<void> {
   }
   if (!POSIX) return;
   await narrow(dir, OWNER_ONLY_DIR);
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    // Symbolic links are left alone: chmod would change what they point to, outside the directory.
-    if (entry.isDirectory()) await narrow(join(dir, entry.name), OWNER_ONLY_DIR);
-    else if (entry.isFile()) await narrow(join(dir, entry.name), OWNER_ONLY);
-  }
+  // Each entry is a stat (and a chmod at most) of its own: side by side, not one after another.
+  const entries = await readdir(dir, { withFileTypes: true });
+  await Promise.all(
+    entries.map((entry) => {
+      // Symbolic links are left alone: chmod would change what they point to, outside the directory.
+      if (entry.isDirectory()) return narrow(join(dir, entry.name), OWNER_ONLY_DIR);
+      if (entry.isFile()) return narrow(join(dir, entry.name), OWNER_ONLY);
+      return undefined;
+    }),
+  );
 }
 
 async function narrow(path: string, mode: number): Promise<void> {

@@ -19,7 +19,15 @@ import {
 
 type Serialize = (message: unknown) => string;
 
-const compile = (schema: TSchema): Serialize => fastJson(forSerializer(schema) as object) as Serialize;
+/**
+ * Compiled when first used: compiling all of them (a few dozen schemas) was a tenth of the
+ * start-up, before the first request could be answered, and most event types come much later.
+ */
+function compile(schema: TSchema): Serialize {
+  let serialize: Serialize | null = null;
+  const compiled = () => (serialize ??= fastJson(forSerializer(schema) as object) as Serialize);
+  return (message) => compiled()(message);
+}
 
 const [resultOk, resultFailed] = ResultMessage.anyOf;
 const BY_TYPE = {

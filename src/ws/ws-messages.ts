@@ -1,5 +1,4 @@
 import type { TSchema } from '@sinclair/typebox';
-import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { Emitter } from 'mitt';
 import type { Access } from '../access/access.ts';
 import type { RateLimitedError } from '../access/rate-limit.ts';
@@ -10,6 +9,8 @@ import type { CommandAnswer, Dispatch } from '../core/dispatcher.ts';
 import type { MainWindow } from '../core/main-window.ts';
 import type { StateHub, StateReads } from '../core/state-hub.ts';
 import { snapshotViewOf } from '../core/views.ts';
+import type { Check } from '../protocol/compiled-check.ts';
+import { compiledCheck } from '../protocol/compiled-check.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import type { GameMessage } from '../protocol/game.ts';
 import type { ClientMessage, PanelStatus, Snapshot } from '../protocol/websocket.ts';
@@ -18,12 +19,12 @@ import { brandingOf } from '../settings/settings.ts';
 import type { SettingsOwner } from '../settings/settings-owner.ts';
 import type { WsClient, WsFanout } from './ws-fanout.ts';
 
-const checkMessage = TypeCompiler.Compile(ClientMessageSchema);
+const checkMessage = compiledCheck(ClientMessageSchema);
 /** Each message type's own check, to say what is wrong with a message of a known type. */
-const checkOfType = new Map<string, TypeCheck<TSchema>>(
-  ClientMessageSchema.anyOf.map((schema) => [schema.properties.type.const, TypeCompiler.Compile(schema)]),
+const checkOfType = new Map<string, Check<TSchema>>(
+  ClientMessageSchema.anyOf.map((schema) => [schema.properties.type.const, compiledCheck(schema)]),
 );
-const checkId = TypeCompiler.Compile(MessageId);
+const checkId = compiledCheck(MessageId);
 
 /**
  * The id to echo in the answer to a message the protocol refuses: its own when the protocol allows

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { TypeCheck } from '@sinclair/typebox/compiler';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ActionDescriptor } from '../../protocol/answers.ts';
+import type { Check } from '../../protocol/compiled-check.ts';
+import { compiledCheck } from '../../protocol/compiled-check.ts';
 import type { AnyCommand } from './command.ts';
 import { gameCommands } from './game.commands.ts';
 import { hudCommands } from './hud.commands.ts';
@@ -22,7 +22,7 @@ export const COMMANDS: readonly AnyCommand[] = [
 
 export interface RegisteredCommand {
   command: AnyCommand;
-  check: TypeCheck<TSchema> | null;
+  check: Check<TSchema> | null;
 }
 
 /** The commands by id with their compiled payload checks; the catalogue is generated from it. */
@@ -37,7 +37,7 @@ export class CommandRegistry {
       if (this.#byId.has(command.id)) throw new Error(`command ${command.id} is defined twice`);
       this.#byId.set(command.id, {
         command,
-        check: command.payload ? TypeCompiler.Compile(command.payload) : null,
+        check: command.payload ? compiledCheck(command.payload) : null,
       });
     }
     this.results = new Map(
