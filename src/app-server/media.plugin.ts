@@ -5,6 +5,7 @@
  * from exactly the path OBS reported.
  */
 import { basename, dirname, join } from 'node:path';
+import send from '@fastify/send';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -25,7 +26,6 @@ import {
 } from '../protocol/media.ts';
 import { MediaIdSchema } from '../protocol/settings.ts';
 import type { EventMessage } from '../protocol/websocket.ts';
-import { sendFromDisk } from './file-send.ts';
 import { radarImageRoute } from './radar-image.route.ts';
 
 /** How many reported replay clips stay servable (the newest ones). */
@@ -58,7 +58,7 @@ async function sendFile(
   path: string,
   headers: Record<string, string>,
 ): Promise<FastifyReply> {
-  const result = await sendFromDisk(request.raw, basename(path), {
+  const result = await send(request.raw, basename(path), {
     root: dirname(path),
     dotfiles: 'allow',
     acceptRanges: true,
