@@ -43,6 +43,7 @@ const clientOf = (socket: WebSocket, authenticated = true): WsClient => ({
   session: null,
   role: null,
   grant: 'full',
+  game: false,
 });
 
 describe('serializeMessage', () => {
