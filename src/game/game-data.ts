@@ -6,7 +6,6 @@
  */
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { dequal } from 'dequal';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
 import secureJson from 'secure-json-parse';
@@ -25,7 +24,6 @@ import type { StorageStatus } from '../protocol/answers.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import type {
   GameLive,
-  GameLivePatch,
   GameMessage,
   GamePlayer,
   GameProblem,
@@ -38,6 +36,7 @@ import { carriesToken, mentionsToken } from './frame-token.ts';
 import type { GameFrame } from './game-frame.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';
 import { GsiPayload, playersProblem } from './gsi-payload.ts';
+import { diffLive, sameStatusMeaning } from './live-diff.ts';
 import type { Numbering } from './slots.ts';
 import { hudSlot, LAST_CSGO_VERSION, numberingOf } from './slots.ts';
 
@@ -87,33 +86,6 @@ const EMPTY_LIVE: GameLive = {
   players: {},
   grenades: [],
 };
-
-/** Equal content: a structural comparison, not both sides serialised (a frame comes ten times a second). */
-const same = dequal;
-
-/** The parts of `next` that differ from `previous`; players by steamid, null for one who left. */
-export function diffLive(previous: GameLive, next: GameLive): GameLivePatch | null {
-  const patch: GameLivePatch = {};
-  if (!same(previous.map, next.map)) patch.map = next.map;
-  if (!same(previous.round, next.round)) patch.round = next.round;
-  if (!same(previous.bomb, next.bomb)) patch.bomb = next.bomb;
-  if (!same(previous.observed, next.observed)) patch.observed = next.observed;
-  if (!same(previous.grenades, next.grenades)) patch.grenades = next.grenades;
-  const players: Record<string, GamePlayer | null> = {};
-  let changed = false;
-  for (const [steamid, player] of Object.entries(next.players)) {
-    if (same(previous.players[steamid], player)) continue;
-    players[steamid] = player;
-    changed = true;
-  }
-  for (const steamid of Object.keys(previous.players)) {
-    if (next.players[steamid] !== undefined) continue;
-    players[steamid] = null;
-    changed = true;
-  }
-  if (changed) patch.players = players;
-  return Object.keys(patch).length > 0 ? patch : null;
-}
 
 const eqName = (a: string | null | undefined, b: string | null | undefined) =>
   a != null && b != null && a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -499,11 +471,10 @@ export class GameData implements LiveStats {
 
   /** The status; sent at once when what it says changes, else at most every STATUS_EVERY_MS. */
   #setStatus(change: Partial<GameStatus>, now = this.#now()): void {
-    const next = { ...this.#status, ...change };
-    const { lastFrameAt: _a, frames: _b, ...meaning } = next;
-    const { lastFrameAt: _c, frames: _d, ...before } = this.#status;
+    const before = this.#status;
+    const next = { ...before, ...change };
     this.#status = next;
-    if (same(meaning, before) && now - this.#statusSentAt < STATUS_EVERY_MS) return;
+    if (sameStatusMeaning(next, before) && now - this.#statusSentAt < STATUS_EVERY_MS) return;
     this.#statusSentAt = now;
     this.emitter.emit('message', { type: 'game', now, full: false, status: next });
   }
