@@ -11,6 +11,7 @@ import mittModule from 'mitt';
 import secureJson from 'secure-json-parse';
 import type { GameSide } from '../../machines/game-sides.ts';
 import { sideChangesBetween } from '../../machines/game-sides.ts';
+import { sameRoster } from '../../machines/host.machine.ts';
 import { mapLabel, normalizeMapName } from '../../machines/map-names.ts';
 import type { MatchInput } from '../../machines/match.machine.ts';
 import { tokensEqual } from '../access/access-token.ts';
@@ -254,7 +255,7 @@ export class GameData implements LiveStats {
     this.#keepReceiving();
     if (!frame.spectator) {
       this.#hub.batch(() => {
-        this.#hud.send('host', { type: 'host.gameReceiving', receiving: true });
+        this.#markReceiving();
         direct();
       });
       this.#setStatus(
@@ -285,7 +286,7 @@ export class GameData implements LiveStats {
       });
     }
     this.#hub.batch(() => {
-      this.#hud.send('host', { type: 'host.gameReceiving', receiving: true });
+      this.#markReceiving();
       direct();
       if (lasting) seriesMap = this.#applyLasting(frame, roundPhase, notes);
     });
@@ -309,11 +310,22 @@ export class GameData implements LiveStats {
    * map's score. Inside a hub batch; the series map in play, or null.
    */
   #applyLasting(frame: GameFrame, roundPhase: string | null, notes: string[]): number | null {
-    this.#hud.send('host', { type: 'host.roster', roster: rosterOfFrame(frame) });
+    // Only a new roster is sent: the host's guard would ignore the same one, after the cost of an
+    // event through the actor system, ten to twenty times a second.
+    if (!sameRoster(this.#hud.snapshot('host').context.roster, frame.players)) {
+      this.#hud.send('host', { type: 'host.roster', roster: rosterOfFrame(frame) });
+    }
     this.#saveFigures();
     if (!frame.map) return null;
     this.#settleSides(frame, roundPhase);
     return this.#recordScore(frame, notes);
+  }
+
+  /** "Receiving" in the HUD state, sent only when it was not (once per stretch of frames, not per frame). */
+  #markReceiving(): void {
+    if (!this.#hud.snapshot('host').context.gameReceiving) {
+      this.#hud.send('host', { type: 'host.gameReceiving', receiving: true });
+    }
   }
 
   /** Storage works again: the last frame's lasting changes, held while it failed, are applied now. */
@@ -386,7 +398,7 @@ export class GameData implements LiveStats {
     const started = roundPhase === null || ROUND_STARTED.has(roundPhase);
     const previous = this.#sidesAt?.map === map.name ? this.#sidesAt : null;
     if (named) {
-      this.#hud.send('match', { type: 'match.sides.set', teamASide: named });
+      if (named !== match.teamASide) this.#hud.send('match', { type: 'match.sides.set', teamASide: named });
     } else if (previous && started && sideChangesBetween(previous.round, map.round) % 2 === 1) {
       this.#hud.send('match', { type: 'match.sides.swap' });
     }
