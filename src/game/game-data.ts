@@ -14,7 +14,8 @@ import { sideChangesBetween } from '../../machines/game-sides.ts';
 import { sameRoster } from '../../machines/host.machine.ts';
 import { mapLabel, normalizeMapName } from '../../machines/map-names.ts';
 import type { MatchInput } from '../../machines/match.machine.ts';
-import { tokensEqual } from '../access/access-token.ts';
+import type { ExpectedToken } from '../access/access-token.ts';
+import { expectedToken } from '../access/access-token.ts';
 import type { LiveStats } from '../core/commands/command.ts';
 import type { HudSystem } from '../core/hud-system.ts';
 import type { StateHub } from '../core/state-hub.ts';
@@ -114,6 +115,8 @@ export class GameData implements LiveStats {
   readonly #hud: HudSystem;
   readonly #hub: StateHub;
   readonly #token: string;
+  /** The token, hashed once: every frame is checked against it, twice (its text, then parsed). */
+  readonly #expected: ExpectedToken;
   readonly #slotNumbering: () => SlotNumbering;
   readonly #storage: () => StorageStatus;
   /** The last frame's lasting changes, held while storage fails. */
@@ -137,6 +140,7 @@ export class GameData implements LiveStats {
     this.#hud = options.hud;
     this.#hub = options.hub;
     this.#token = options.token;
+    this.#expected = expectedToken(options.token);
     this.#slotNumbering = options.slotNumbering;
     this.#storage = options.storage;
     this.#timeoutMs = options.receivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
@@ -204,7 +208,7 @@ export class GameData implements LiveStats {
    * checks the token again, parsed.
    */
   read(text: string, source: string): unknown {
-    if (!carriesToken(text, this.#token)) {
+    if (!carriesToken(text, this.#expected)) {
       this.#counters.refusedUnread++;
       throw this.#refused(source, mentionsToken(text));
     }
@@ -225,7 +229,7 @@ export class GameData implements LiveStats {
       throw invalidPayload('a game state frame is a JSON object');
     }
     const token = (body as { auth?: { token?: unknown } }).auth?.token;
-    if (!tokensEqual(this.#token, typeof token === 'string' ? token : undefined)) {
+    if (!this.#expected.matches(typeof token === 'string' ? token : undefined)) {
       throw this.#refused(source, token !== undefined);
     }
     if (!this.#check.Check(body)) {
