@@ -214,6 +214,11 @@ export class GameData implements LiveStats {
     }
     this.#counters.parsed++;
     try {
+      // Not plain JSON.parse, though it would be safe here: it makes a "__proto__" key an own
+      // property, never a prototype, and a frame is only read field by field into objects of its
+      // own (the live view's players by Object.fromEntries). But a steamid "__proto__" would reach
+      // the pages as a key, and they merge players by assignment. Refusing such a frame at the door
+      // costs two scans of the text, about 5 µs of an 8 KB frame (JSON.parse 33 µs, issue 23).
       return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch (error) {
       throw invalidPayload(`the frame is not valid JSON: ${(error as Error).message}`);
