@@ -49,7 +49,8 @@ export type HostEvent =
   | { type: 'host.gameReceiving'; receiving: boolean }
   | { type: 'preset.apply'; presetId: string };
 
-const sameRoster = (a: readonly RosterEntry[], b: readonly RosterEntry[]) =>
+/** The same players in the same slots: a roster that is not new (game data asks before it sends one). */
+export const sameRoster = (a: readonly RosterEntry[], b: readonly RosterEntry[]) =>
   a.length === b.length && a.every((entry, i) => entry.slot === b[i]?.slot && entry.name === b[i]?.name);
 
 const samePresets = (a: readonly ColorPreset[], b: readonly ColorPreset[]) =>

@@ -10,6 +10,7 @@ import { COMMANDS } from '../src/core/commands/registry.ts';
 import { GameMessage } from '../src/protocol/game.ts';
 import {
   AuthMessage,
+  ConnectionQuery,
   ErrorMessage,
   EVENT_MESSAGES,
   HelloMessage,
@@ -69,6 +70,8 @@ export function renderAsyncApi(): string {
     channels: {
       control: {
         address: '/',
+        // The WebSocket binding's query: the token, and the streams a client opts in to.
+        bindings: { ws: { query: ConnectionQuery, bindingVersion: '0.1.0' } },
         messages: {
           ...Object.fromEntries(
             Object.entries(client).map(([name, schema]) => [name, message(name, schema)]),

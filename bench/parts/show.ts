@@ -219,7 +219,8 @@ export async function floorSubject(context: PartContext): Promise<Subject> {
     runtime: context.runtime,
     kind: 'showFloor',
     nodeOptions,
-    serveFlags: ['--token', token],
+    // One argument: a base64url token may start with "-", which parseArgs would take for an option.
+    serveFlags: [`--token=${token}`],
   });
   return {
     server,

@@ -4,8 +4,9 @@
  * The connection loop: ask `GET /` who answers (so a wrong service or a wrong token is told apart
  * from an unreachable address), open the WebSocket, wait for `hello`; when the socket closes, wait
  * (0.5 s doubling to 10 s, back to 0.5 s after a good hello) and start again. The token travels as
- * the spec says: `Authorization: Bearer` over HTTP, `?token=` on the WebSocket address. Commands
- * are never retried: an answer, good or bad, goes back to the button that sent it.
+ * the spec says: `Authorization: Bearer` over HTTP, `?token=` on the WebSocket address, beside
+ * `?subscribe=game` (the live game data, for the observed player). Commands are never retried: an
+ * answer, good or bad, goes back to the button that sent it.
  */
 import { Agent, request } from 'node:http';
 import WebSocket from 'ws';
@@ -275,8 +276,11 @@ export class HudClient {
   }
 
   #openSocket(version: string): void {
-    const token = this.#endpoint.token ? `?token=${encodeURIComponent(this.#endpoint.token)}` : '';
-    const socket = new WebSocket(`ws://${hostPart(this.#endpoint.host)}:${this.#endpoint.port}/${token}`, {
+    // The live game data comes only to a client that asks for it: the observed player's variables
+    // are drawn from it (docs/websocket.md, "Subscriptions").
+    const query = new URLSearchParams({ subscribe: 'game' });
+    if (this.#endpoint.token) query.set('token', this.#endpoint.token);
+    const socket = new WebSocket(`ws://${hostPart(this.#endpoint.host)}:${this.#endpoint.port}/?${query}`, {
       handshakeTimeout: PROBE_TIMEOUT_MS,
     });
     this.#socket = socket;

@@ -2,6 +2,8 @@
  * Feedbacks and variables follow what another client changes over HTTP, with the event of that
  * change: when a button lights up, the module's revision is the revision the command answered.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CompanionHost } from './helpers/companion-host.ts';
@@ -19,6 +21,10 @@ afterAll(async () => {
   await host?.stop();
   await server?.close();
 });
+
+/** Two players of a GOTV capture (test/fixtures of the server): CS2 observer slots 6 and 3, HUD slots 7 and 4. */
+const S1MPLE = '76561198034202275';
+const ROPZ = '76561197991272318';
 
 /** What a plain WebSocket client of the server is told at hello: the truth to compare with. */
 function hello(): Promise<{ snapshot: any }> {
@@ -177,6 +183,27 @@ describe('variables', () => {
     await host.waitForVariable('team_a_short', 'SPIRIT');
     await change('set_event_name', { name: 'Budapest Major' });
     await host.waitForVariable('event_name', 'Budapest Major');
+  });
+
+  it('follow the observed player in the game: the module asks for the live game data', async () => {
+    // The game's frames, as CS2 posts them to the address of older cfg files (this machine only).
+    const token = (await readFile(join(server.dataDir, 'gsi-token'), 'utf8')).trim();
+    const frame = (observed: string) => ({
+      provider: { name: 'Counter-Strike 2', appid: 730, version: 14093 },
+      player: { steamid: observed },
+      allplayers: {
+        [S1MPLE]: { name: 's1mple', observer_slot: 6, team: 'T', state: { health: 100 } },
+        [ROPZ]: { name: 'ropz', observer_slot: 3, team: 'CT', state: { health: 100 } },
+      },
+      auth: { token },
+    });
+    expect((await server.post('/gsi', frame(S1MPLE))).status).toBe(200);
+    // The slot comes only from the live data (the roster has no observed player).
+    await host.waitForVariable('observed_slot', 7);
+    expect(host.variables.get('observed_name')).toBe('s1mple');
+    expect((await server.post('/gsi', frame(ROPZ))).status).toBe(200);
+    await host.waitForVariable('observed_slot', 4);
+    expect(host.variables.get('observed_name')).toBe('ropz');
   });
 
   it('say the connection is ok and never needed a snapshot to catch up', () => {

@@ -5,7 +5,7 @@
  * holds a `"token"` key whose value is the token's exact characters. This check only lets a body
  * through to the parser; the whole check (`auth.token`, after parsing) decides (docs/access.md).
  */
-import { tokensEqual } from '../access/access-token.ts';
+import type { ExpectedToken } from '../access/access-token.ts';
 
 /** A `"token": "…"` key and its value, written without escapes (an escaped value is not the game's). */
 const TOKEN_FIELD = /"token"\s*:\s*"([^"\\]*)"/g;
@@ -16,12 +16,12 @@ const TOKEN_FIELD = /"token"\s*:\s*"([^"\\]*)"/g;
 const MOST_TOKEN_FIELDS = 4;
 
 /** Whether `text` holds the token `token` where the game writes it; compared in constant time. */
-export function carriesToken(text: string, token: string): boolean {
+export function carriesToken(text: string, token: ExpectedToken): boolean {
   let seen = 0;
   for (const match of text.matchAll(TOKEN_FIELD)) {
     const value = match[1] as string;
     // The length is no secret (the token's format is documented): only a value that could be it is hashed.
-    if (value.length === token.length && tokensEqual(token, value)) return true;
+    if (value.length === token.length && token.matches(value)) return true;
     if (++seen >= MOST_TOKEN_FIELDS) return false;
   }
   return false;

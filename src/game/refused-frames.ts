@@ -26,6 +26,8 @@ export class RefusedFrames {
 
   /** Before the body is read: the refusal of a frame from `address`, or null to read it. */
   check(address: string): RateLimitedError | null {
+    // Nothing refused: no device to name (a device key may read the kernel's neighbour table).
+    if (this.#until.size === 0) return null;
     const key = deviceKey(address) ?? address;
     const until = this.#until.get(key);
     if (until === undefined) return null;

@@ -180,7 +180,11 @@ export const GameMessage = Type.Object(
     live: Type.Optional(GameLivePatchSchema),
     status: Type.Optional(GameStatusSchema),
   },
-  { additionalProperties: false, description: 'Live game data: not state, no revision' },
+  {
+    additionalProperties: false,
+    description:
+      'Live game data: not state, no revision. To the pages, and to a client that asked (?subscribe=game)',
+  },
 );
 export type GameMessage = Static<typeof GameMessage>;
 

@@ -5,7 +5,8 @@
 /**
  * The schema as the serialiser reads it fastest: a union of string or number constants is just a
  * string or number (the value was checked where it was made), `X or null` of a plain type is one
- * type list, and formats are left out. Everything else stays as written.
+ * type list, `X or null` of an object or an array is X marked nullable, and formats are left out.
+ * Everything else stays as written.
  */
 type JsonSchema = { [key: string]: unknown };
 
@@ -26,6 +27,12 @@ export function forSerializer(schema: unknown): unknown {
       ['string', 'number', 'integer', 'boolean'].includes(s?.type as string);
     if (members.length === 2 && other?.type === 'null' && plain(value))
       return { type: [value?.type, 'null'] };
+    // `X or null` of an object or an array (a tuple too): X that writes null for null (`nullable`
+    // needs the type beside it). As a union, the serialiser checks each value against X with ajv to
+    // choose the member: for the ten players of a game message that was more than writing them.
+    const written =
+      members.length === 2 && other?.type === 'null' ? (forSerializer(value) as JsonSchema) : null;
+    if (written?.type === 'object' || written?.type === 'array') return { ...written, nullable: true };
   }
   // A format (the team logo's url) was checked where the value was made; the serialiser's own
   // check of it, when it picks a member of a union, would refuse a logo the service accepted.

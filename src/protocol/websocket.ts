@@ -46,6 +46,44 @@ export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 export const AUTH_DEADLINE_MS = 5_000;
 export const PING_INTERVAL_MS = 30_000;
 
+/**
+ * Streams a connection gets only when it asks for them: high-volume, so outside the default, as
+ * obs-websocket v5 keeps InputVolumeMeters out of its default event subscription and a client opts in
+ * with Identify's eventSubscriptions. `game`: the live game data (`game` messages, up to 20 a second).
+ * The pages of the application server (a connection that names its `?role=`) get `game` without asking:
+ * they draw it.
+ */
+export const SUBSCRIPTIONS = ['game'] as const;
+export type Subscription = (typeof SUBSCRIPTIONS)[number];
+
+/**
+ * The streams a connection asked for in its address (`?subscribe=game`, a list separated by commas
+ * or the parameter repeated). A name this server does not know is left out, not refused, so that a
+ * newer client still connects to an older server; `hello` says what the connection gets.
+ */
+export function subscriptionsAsked(values: readonly string[]): Set<Subscription> {
+  const asked = new Set<Subscription>();
+  for (const value of values) {
+    for (const name of value.split(',')) {
+      const known = SUBSCRIPTIONS.find((subscription) => subscription === name.trim());
+      if (known) asked.add(known);
+    }
+  }
+  return asked;
+}
+
+/** What a client may put in the WebSocket's address (`ws://127.0.0.1:44555/?…`). */
+export const ConnectionQuery = Type.Object({
+  token: Type.Optional(
+    Type.String({ description: 'The access token: local-network clients (or a first auth message)' }),
+  ),
+  subscribe: Type.Optional(
+    Type.String({
+      description: `Streams beyond the default, separated by commas: ${SUBSCRIPTIONS.join(', ')} (live game data)`,
+    }),
+  ),
+});
+
 export const MessageId = Type.Union([Type.String({ maxLength: 128 }), Type.Number()], {
   description: 'Chosen by the client; echoed in the answer',
 });
@@ -214,6 +252,10 @@ export const HelloMessage = Type.Object(
     service: Type.String(),
     version: Type.String(),
     protocol: Type.Integer(),
+    subscriptions: Type.Array(OneOf(SUBSCRIPTIONS), {
+      description:
+        'The streams this connection gets beyond the default: game (asked with ?subscribe=game, or a page)',
+    }),
     snapshot: SnapshotSchema,
   },
   { additionalProperties: false, description: 'First message once the client is accepted' },

@@ -3,7 +3,7 @@ import type { WebSocket } from 'ws';
 import { tokensEqual } from '../access/access-token.ts';
 import { peerOf } from '../access/peer.ts';
 import { ServiceError } from '../protocol/errors.ts';
-import { AUTH_DEADLINE_MS, CLOSE, PROTOCOL_VERSION } from '../protocol/websocket.ts';
+import { AUTH_DEADLINE_MS, CLOSE, PROTOCOL_VERSION, subscriptionsAsked } from '../protocol/websocket.ts';
 import { SERVICE_ID, VERSION } from '../version.ts';
 import { meterMessages } from './message-budget.ts';
 import type { WsClient } from './ws-fanout.ts';
@@ -21,7 +21,10 @@ const AUTH_FIRST = 'the first message must be { "type": "auth", "token": … }';
  */
 export function openConnection(context: WsContext, socket: WebSocket, request: FastifyRequest): void {
   const { deps, fanout, record } = context;
-  const role = new URL(request.url, 'http://localhost').searchParams.get('role');
+  const query = new URL(request.url, 'http://localhost').searchParams;
+  const role = query.get('role');
+  // The pages draw the live game data; any other client gets it only when it asks (docs/websocket.md).
+  const page = context.transport === 'app' && role !== null;
   const client: WsClient = {
     socket,
     address: peerOf(request.socket, request.ip).address,
@@ -32,6 +35,7 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
     session: request.session?.id ?? null,
     role,
     grant: request.grant,
+    game: page || subscriptionsAsked(query.getAll('subscribe')).has('game'),
   };
   fanout.clients.add(client);
   let deadline: NodeJS.Timeout | undefined;
@@ -49,14 +53,15 @@ export function openConnection(context: WsContext, socket: WebSocket, request: F
       service: SERVICE_ID,
       version: VERSION,
       protocol: PROTOCOL_VERSION,
+      subscriptions: client.game ? ['game'] : [],
       snapshot: fullSnapshot(deps),
     });
     if (client.panel && context.panelStatus) {
       const data = context.panelStatus();
       fanout.send(client, { type: 'event', event: 'panel.status', revision: deps.hub.revision, data });
     }
-    // Live game data is not revisioned state: a page (it names its role) gets the whole of it next.
-    if (client.role !== null) fanout.send(client, deps.game.fullMessage());
+    // Live game data is not revisioned state: a client that gets it gets the whole of it next.
+    if (client.game) fanout.send(client, deps.game.fullMessage());
   };
   const refuse = (what: string, reason: string) => {
     record(client, what, new ServiceError('unauthorized', reason));

@@ -8,6 +8,19 @@ import { serializeMessage } from './serialize.ts';
 /** A Buffer is sent as a binary frame unless told: the protocol's messages are text. */
 const TEXT = { binary: false };
 
+/**
+ * The last message broadcast and its bytes: both servers' gateways broadcast the same message object
+ * one after the other (an event, a game message), and the second reuses the first's text. One slot,
+ * not a map: the message before is never sent again.
+ */
+let last: { message: EventMessage | GameMessage; data: Buffer } | null = null;
+
+/** A message's UTF-8 bytes: a string would be encoded again for every socket it is written to. */
+function encoded(message: EventMessage | GameMessage): Buffer {
+  if (last?.message !== message) last = { message, data: Buffer.from(serializeMessage(message)) };
+  return last.data;
+}
+
 /** One WebSocket connection as the gateway keeps it. */
 export interface WsClient {
   socket: WebSocket;
@@ -27,7 +40,12 @@ export interface WsClient {
   role: string | null;
   /** What its credential allows: `view` only reads (and an overlay's report), whatever the role says. */
   grant: Grant;
+  /** Gets the live game data (`game` messages): a page, or a client that asked (`?subscribe=game`). */
+  game: boolean;
 }
+
+/** Whether a client gets the live game data. */
+export const wantsGame = (client: WsClient): boolean => client.game;
 
 /**
  * The open connections and what goes out to them: each message serialised once, a client that stops
@@ -40,13 +58,16 @@ export class WsFanout {
     this.#sendText(client, serializeMessage(message));
   }
 
-  /** An event (or live game data) to every authenticated client (or to those `to` selects), serialised once. */
+  /**
+   * An event (or live game data) to every authenticated client (or to those `to` selects), serialised
+   * once, and not at all when no client takes it.
+   */
   broadcast(message: EventMessage | GameMessage, to?: (client: WsClient) => boolean): void {
-    if (this.clients.size === 0) return;
-    // Encoded once: a string is encoded to UTF-8 again for every socket it is written to.
-    const data = Buffer.from(serializeMessage(message));
+    let data: Buffer | null = null;
     for (const client of this.clients) {
-      if (client.authenticated && (!to || to(client))) this.#sendText(client, data);
+      if (!client.authenticated || (to && !to(client))) continue;
+      data ??= encoded(message);
+      this.#sendText(client, data);
     }
   }
 

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { WebSocketServer } from 'ws';
 import type { Grant } from '../access/grant.ts';
 import { formatRecord } from '../access/recent-requests.ts';
+import type { GameMessage } from '../protocol/game.ts';
 import type { Settings } from '../protocol/settings.ts';
 import type { PanelStatus } from '../protocol/websocket.ts';
 import { CLOSE, MAX_MESSAGE_BYTES, PING_INTERVAL_MS, PROTOCOL_VERSION } from '../protocol/websocket.ts';
@@ -12,7 +13,7 @@ import { brandingOf } from '../settings/settings.ts';
 import { SERVICE_ID, VERSION } from '../version.ts';
 import { heartbeat, openConnection } from './ws-connection.ts';
 import type { WsClient } from './ws-fanout.ts';
-import { WsFanout } from './ws-fanout.ts';
+import { WsFanout, wantsGame } from './ws-fanout.ts';
 import type { WsContext, WsDeps } from './ws-messages.ts';
 
 /**
@@ -105,7 +106,8 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, deps, panel }:
 
   const broadcast = fanout.broadcast.bind(fanout);
   hub.emitter.on('event', broadcast);
-  game.emitter.on('message', broadcast);
+  const broadcastGame = (message: GameMessage) => fanout.broadcast(message, wantsGame);
+  game.emitter.on('message', broadcastGame);
   const isRemote = (client: { remote: boolean }) => client.remote;
   const holdsToken = (client: WsClient) => client.remote && client.grant === 'full';
   const onToken = () => fanout.close(holdsToken, CLOSE.unauthorized, 'the access token was regenerated');
@@ -132,7 +134,7 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, deps, panel }:
   app.addHook('onClose', async () => {
     clearInterval(pings);
     hub.emitter.off('event', broadcast);
-    game.emitter.off('message', broadcast);
+    game.emitter.off('message', broadcastGame);
     secrets.events.off('token', onToken);
     secrets.events.off('viewKey', onViewKey);
     stopSettings();

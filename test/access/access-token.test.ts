@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  expectedToken,
   extractQueryToken,
   extractToken,
   generateToken,
@@ -97,7 +98,7 @@ describe('token file', () => {
   });
 });
 
-describe('tokensEqual', () => {
+describe('tokensEqual, and expectedToken (its digest computed once)', () => {
   const token = generateToken();
 
   it.each([
@@ -110,10 +111,12 @@ describe('tokensEqual', () => {
     ['an empty string', '', false],
   ])('%s: %s', (_label, given, expected) => {
     expect(tokensEqual(token, given)).toBe(expected);
+    expect(expectedToken(token).matches(given)).toBe(expected);
   });
 
   it('an empty expected token matches nothing, not even an empty one', () => {
     expect(tokensEqual('', '')).toBe(false);
+    expect(expectedToken('').matches('')).toBe(false);
   });
 
   it('agrees with === for any pair of strings', () => {
@@ -121,6 +124,7 @@ describe('tokensEqual', () => {
       fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
         expect(tokensEqual(a, b)).toBe(a === b && a !== '');
         expect(tokensEqual(a, a)).toBe(a !== '');
+        expect(expectedToken(a).matches(b)).toBe(a === b && a !== '');
       }),
     );
   });

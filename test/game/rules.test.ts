@@ -1,11 +1,11 @@
 /**
  * The pure rules of game data: observer slot to HUD slot, when the teams change sides, the frame
- * parser on real captures and on generated frames, and what the live channel sends.
+ * parser on real captures and on generated frames (what the live channel sends: live-diff.test.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sideChangesBetween, sidesSwitched } from '../../machines/game-sides.ts';
-import { diffLive, sideByNames } from '../../src/game/game-data.ts';
+import { sideByNames } from '../../src/game/game-data.ts';
 import { parseFrame } from '../../src/game/game-frame.ts';
 import { hudSlot, numberingOf, slotOrder } from '../../src/game/slots.ts';
 import { BOTS_DUST2, FAZE_NAVI, fixture, ROUND_SEQUENCE, toCs2 } from '../helpers/gsi.ts';
@@ -210,23 +210,5 @@ describe('the frame parser', () => {
         expect(order).toEqual([...order].sort((a, b) => a - b));
       }),
     );
-  });
-});
-
-describe('what the live channel sends', () => {
-  const empty = { map: null, round: null, bomb: null, observed: null, players: {}, grenades: [] };
-  it('nothing when nothing changed; a changed part whole; a player who left as null', async () => {
-    const parsed = parseFrame(await fixture(FAZE_NAVI), 'csgo');
-    const live = {
-      ...empty,
-      map: parsed.map,
-      players: Object.fromEntries(parsed.players.map((p) => [p.steamid, { ...p, adr: null }])),
-    };
-    expect(diffLive(live, structuredClone(live))).toBeNull();
-    const hurt = structuredClone(live);
-    const [first, second] = Object.keys(hurt.players) as [string, string];
-    (hurt.players[first] as { health: number }).health = 1;
-    delete hurt.players[second];
-    expect(diffLive(live, hurt)).toEqual({ players: { [first]: hurt.players[first], [second]: null } });
   });
 });

@@ -43,6 +43,7 @@ const clientOf = (socket: WebSocket, authenticated = true): WsClient => ({
   session: null,
   role: null,
   grant: 'full',
+  game: false,
 });
 
 describe('serializeMessage', () => {
@@ -101,6 +102,24 @@ describe('serializeMessage', () => {
     expect(forSerializer({ anyOf: [{ type: 'integer' }, { type: 'null' }] })).toEqual({
       type: ['integer', 'null'],
     });
+  });
+
+  it('writes an object or null, and an array or null, without checking which it is', () => {
+    const player = { type: 'object', properties: { name: { type: 'string' } } };
+    expect(forSerializer({ anyOf: [player, { type: 'null' }] })).toEqual({ ...player, nullable: true });
+    const point = { type: 'array', items: [{ type: 'number' }, { type: 'number' }] };
+    expect(forSerializer({ anyOf: [point, { type: 'null' }] })).toEqual({ ...point, nullable: true });
+    // Without a type beside it, `nullable` means nothing to the serialiser: the union stays.
+    const either = { anyOf: [{ anyOf: [player, point] }, { type: 'null' }] };
+    expect(forSerializer(either)).toEqual(either);
+    // A game message with players that left (null) and players whole.
+    const message: ServerMessage = {
+      type: 'game',
+      now: 1,
+      full: false,
+      live: { bomb: null, players: { '1': null } },
+    };
+    expect(JSON.parse(serializeMessage(message))).toEqual(message);
   });
 });
 
