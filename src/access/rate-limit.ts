@@ -2,6 +2,7 @@
  * Requests per second from each remote device. HTTP requests and WebSocket triggers draw on the same
  * budget, so a device cannot double its rate by using both transports.
  */
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { classifyAddress } from '../net/address-class.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { deviceKey } from './device-key.ts';
@@ -18,22 +19,10 @@ export class RateLimitedError extends ServiceError {
   }
 }
 
-/**
- * A fixed one-second window per device: at most 20 in any window, so a burst that straddles two
- * windows can get up to 40 through in a moment. Good enough to stop a runaway script. Loaded with
- * the first remote request: a service only this machine talks to never needs it.
- */
-async function createLimiter() {
-  const { RateLimiterMemory, RateLimiterRes } = await import('rate-limiter-flexible');
-  return {
-    limiter: new RateLimiterMemory({ points: REMOTE_REQUESTS_PER_SECOND, duration: 1 }),
-    RateLimiterRes,
-  };
-}
-
 export class RateLimit {
-  #limiter: ReturnType<typeof createLimiter> | null = null;
-  readonly #loaded = () => (this.#limiter ??= createLimiter());
+  // A fixed one-second window per device: at most 20 in any window, so a burst that straddles two
+  // windows can get up to 40 through in a moment. Good enough to stop a runaway script.
+  readonly #limiter = new RateLimiterMemory({ points: REMOTE_REQUESTS_PER_SECOND, duration: 1 });
 
   /**
    * Counts one request or trigger from `address`; throws RateLimitedError when the device is over
@@ -44,9 +33,8 @@ export class RateLimit {
     if (classifyAddress(address) === 'loopback') return;
     // One key per device: ::ffff:10.0.0.2 and 10.0.0.2 are one peer, and so is a whole IPv6 /64.
     const key = deviceKey(address) ?? 'unknown';
-    const { limiter, RateLimiterRes } = await this.#loaded();
     try {
-      await limiter.consume(key);
+      await this.#limiter.consume(key);
     } catch (rejection) {
       // The memory store rejects with the limiter's result, never with an Error of its own.
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
