@@ -2,6 +2,7 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
+import type { GameMessage } from '../../src/protocol/game.ts';
 import { forSerializer } from '../../src/protocol/serializer-schema.ts';
 import type { EventMessage, ServerMessage } from '../../src/protocol/websocket.ts';
 import {
@@ -12,7 +13,7 @@ import {
 } from '../../src/protocol/websocket.ts';
 import { serializeMessage } from '../../src/ws/serialize.ts';
 import type { WsClient } from '../../src/ws/ws-fanout.ts';
-import { WsFanout } from '../../src/ws/ws-fanout.ts';
+import { WsFanout, wantsGame } from '../../src/ws/ws-fanout.ts';
 import type { WsContext } from '../../src/ws/ws-messages.ts';
 import { handleMessage } from '../../src/ws/ws-messages.ts';
 import { build } from '../helpers/build.ts';
@@ -136,6 +137,22 @@ describe('WsFanout', () => {
     expect(a.sent).toHaveLength(1);
     expect(b.sent[0]).toBe(a.sent[0]);
     expect(waiting.sent).toEqual([]);
+  });
+
+  it("sends the game data to the clients that take it, and reuses the other gateway's bytes", () => {
+    const [automation, application] = [new WsFanout(), new WsFanout()];
+    const surface = fakeSocket();
+    const script = fakeSocket();
+    const page = fakeSocket();
+    automation.clients.add(clientOf(surface.socket));
+    automation.clients.add({ ...clientOf(script.socket), game: true });
+    application.clients.add({ ...clientOf(page.socket), game: true });
+    const message: GameMessage = { type: 'game', now: 1, full: false, live: { bomb: null } };
+    for (const fanout of [automation, application]) fanout.broadcast(message, wantsGame);
+    expect(surface.sent).toEqual([]);
+    expect(script.sent).toHaveLength(1);
+    // One serialisation for both gateways: the same bytes.
+    expect(page.sent[0]).toBe(script.sent[0]);
   });
 
   it('closes a client that stopped reading instead of buffering more for it', () => {
