@@ -3,54 +3,16 @@
  * 20 times a second and usually moves a few fields of each player (position, facing, the clock): a
  * typed comparison that stops at the first difference costs a fraction of a generic deep one.
  * Each list of fields is checked against its type, so a field added to the protocol and not here
- * fails to compile instead of going unsent.
+ * fails to compile instead of going unsent (a player's comparison: src/protocol/game-compare.ts).
  */
-import type {
-  GameGrenade,
-  GameLive,
-  GameLivePatch,
-  GamePlayer,
-  GamePoint,
-  GameStatus,
-} from '../protocol/game.ts';
+import type { GameGrenade, GameLive, GameLivePatch, GamePlayer, GameStatus } from '../protocol/game.ts';
+import { both, sameFields, sameList, samePlayer, samePoint, scalars } from '../protocol/game-compare.ts';
 
-type Weapon = GamePlayer['weapons'][number];
 type LiveMap = NonNullable<GameLive['map']>;
 type Round = NonNullable<GameLive['round']>;
 type Bomb = NonNullable<GameLive['bomb']>;
 type Observed = NonNullable<GameLive['observed']>;
 
-/** The keys of T whose values are compared with ===, given all at once so that none is forgotten. */
-const scalars =
-  <T>() =>
-  <const K extends readonly (keyof T)[]>(
-    keys: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : 'a field of T is not listed'),
-  ) =>
-    keys;
-
-/** Every field of a player but the two compared apart (an array and a point). */
-const PLAYER_FIELDS = scalars<Omit<GamePlayer, 'weapons' | 'position'>>()([
-  'steamid',
-  'name',
-  'slot',
-  'side',
-  'health',
-  'armor',
-  'helmet',
-  'defuseKit',
-  'money',
-  'equipValue',
-  'kills',
-  'deaths',
-  'assists',
-  'mvps',
-  'roundKills',
-  'roundDamage',
-  'adr',
-  'flashed',
-  'facing',
-]);
-const WEAPON_FIELDS = scalars<Weapon>()(['name', 'type', 'active', 'ammoClip', 'ammoReserve']);
 const MAP_FIELDS = scalars<LiveMap>()([
   'name',
   'phase',
@@ -83,32 +45,6 @@ const STATUS_MEANING = scalars<Omit<GameStatus, 'lastFrameAt' | 'frames' | 'note
   'seriesMap',
 ]);
 
-function sameFields<T>(a: T, b: T, keys: readonly (keyof T)[]): boolean {
-  for (const key of keys) if (a[key] !== b[key]) return false;
-  return true;
-}
-
-function sameList<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (!same(a[i] as T, b[i] as T)) return false;
-  return true;
-}
-
-/** Equal, or both null: a part the game stopped sending is null. */
-const both =
-  <T>(same: (a: T, b: T) => boolean) =>
-  (a: T | null | undefined, b: T | null | undefined): boolean =>
-    a === b || (a != null && b != null && same(a, b));
-
-const samePoint = both((a: GamePoint, b: GamePoint) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2]);
-const sameWeapon = (a: Weapon, b: Weapon) => sameFields(a, b, WEAPON_FIELDS);
-
-export const samePlayer = both(
-  (a: GamePlayer, b: GamePlayer) =>
-    sameFields(a, b, PLAYER_FIELDS) &&
-    samePoint(a.position, b.position) &&
-    sameList(a.weapons, b.weapons, sameWeapon),
-);
 const sameMap = both((a: LiveMap, b: LiveMap) => sameFields(a, b, MAP_FIELDS));
 const sameRound = both((a: Round, b: Round) => sameFields(a, b, ROUND_FIELDS));
 const sameBomb = both(

@@ -7,6 +7,7 @@
  */
 import type { ReadonlySignal } from '@preact/signals';
 import { computed } from '@preact/signals';
+import { samePlayerBesidesPlace } from '../../protocol/game-compare.ts';
 import type { GamePlayer, RoundEndReason } from '../../protocol/index.ts';
 import type { Side } from '../common/broadcast.ts';
 import { SLOTS, slotsOf, teams } from '../common/broadcast.ts';
@@ -174,24 +175,6 @@ export const playerInSlot = (slot: number): ReadonlySignal<GamePlayer | null> =>
 
 /** A player's values without where the player stands and looks (the radar's, and what changes in nearly every frame of a round). */
 export type PlayerStats = Omit<GamePlayer, 'position' | 'facing'>;
-
-const sameShallow = (a: object, b: object) => {
-  for (const key in a) if (!Object.is(a[key as keyof typeof a], b[key as keyof typeof b])) return false;
-  return true;
-};
-
-/** The same values apart from where the player stands and looks. */
-function samePlayerBesidesPlace(a: GamePlayer, b: GamePlayer): boolean {
-  for (const key in a) {
-    const field = key as keyof GamePlayer;
-    if (field === 'position' || field === 'facing' || field === 'weapons') continue;
-    if (!Object.is(a[field], b[field])) return false;
-  }
-  return (
-    a.weapons.length === b.weapons.length &&
-    a.weapons.every((weapon, i) => sameShallow(weapon, b.weapons[i] as object))
-  );
-}
 
 /**
  * A player's values without where the player stands and looks: the same object while only those
