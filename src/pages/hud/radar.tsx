@@ -70,11 +70,21 @@ const looseBomb = computed(() => {
 });
 const grenades = computed(() => gameLive.value.grenades);
 
-/** Where a world point goes: percentages of the square, and the 1024-image pixel for the hooks. */
-function place(map: RadarOverview, point: GamePoint) {
+/**
+ * Where a world point goes: percentages of the square, and the 1024-image pixel for the hooks. With
+ * the square's side in pixels (a dot), a transform in pixels instead of the percentages.
+ */
+function place(map: RadarOverview, point: GamePoint, side = 0) {
   const { px, py } = radarPixel(map, point[0], point[1]);
+  const x = px / RADAR_IMAGE_SIZE;
+  const y = py / RADAR_IMAGE_SIZE;
   return {
-    style: { left: `${(px / RADAR_IMAGE_SIZE) * 100}%`, top: `${(py / RADAR_IMAGE_SIZE) * 100}%` },
+    style:
+      side === 0
+        ? { left: `${x * 100}%`, top: `${y * 100}%` }
+        : {
+            transform: `translate(${(x * side).toFixed(1)}px, ${(y * side).toFixed(1)}px) translate(-50%, -50%)`,
+          },
     'data-x': px.toFixed(1),
     'data-y': py.toFixed(1),
   };
@@ -90,20 +100,6 @@ const span = (map: RadarOverview, units: number) =>
  * square in every frame; docs/performance.md).
  */
 const squarePixels = signal(0);
-
-/** A dot's place: a transform in pixels once the square's size is known, percentages before. */
-function dotPlace(map: RadarOverview, point: GamePoint) {
-  const at = place(map, point);
-  const side = squarePixels.value;
-  if (side === 0) return at;
-  const { px, py } = radarPixel(map, point[0], point[1]);
-  const x = (px / RADAR_IMAGE_SIZE) * side;
-  const y = (py / RADAR_IMAGE_SIZE) * side;
-  return {
-    ...at,
-    style: { transform: `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) translate(-50%, -50%)` },
-  };
-}
 
 function Dot({ slot, map }: { slot: number; map: RadarOverview }) {
   const player = playerInSlot(slot).value;
@@ -124,7 +120,7 @@ function Dot({ slot, map }: { slot: number; map: RadarOverview }) {
       data-other-level={String(own !== level)}
       data-facing={player.facing ?? ''}
       data-bomb-carrier={String(carrying)}
-      {...dotPlace(map, player.position)}
+      {...place(map, player.position, squarePixels.value)}
     >
       {alive && player.facing !== null ? (
         <span
