@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
+import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export interface ProfileNode {
@@ -32,22 +33,24 @@ function areaOf(url: string, name: string): string {
 }
 
 /**
- * Frames of a bundle (dist/cli.js, built with its source map beside it) named by the file and line
- * they were built from, so that a profile of the built CLI reads like one of the sources.
+ * Frames of a bundle (dist/server.cjs, built with its source map beside it; dist/cli.js runs it
+ * through vm.Script, so its frames carry a path, not a file: URL) named by the file and line they
+ * were built from, so that a profile of the built CLI reads like one of the sources.
  */
 function toSources(profile: Profile): void {
   const maps = new Map<string, SourceMap | null>();
   for (const { callFrame: frame } of profile.nodes) {
-    if (!frame.url.startsWith('file://') || !frame.url.endsWith('.js')) continue;
-    let map = maps.get(frame.url);
+    const path = frame.url.startsWith('file://') ? fileURLToPath(frame.url) : frame.url;
+    if (!isAbsolute(path) || !/\.c?js$/.test(path)) continue;
+    let map = maps.get(path);
     if (map === undefined) {
-      const file = `${fileURLToPath(frame.url)}.map`;
+      const file = `${path}.map`;
       map = existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8'))) : null;
-      maps.set(frame.url, map);
+      maps.set(path, map);
     }
     const entry = map?.findEntry(frame.lineNumber, frame.columnNumber);
     if (!entry || !('originalSource' in entry) || !entry.originalSource) continue;
-    frame.url = new URL(entry.originalSource, frame.url).href;
+    frame.url = new URL(entry.originalSource, pathToFileURL(path)).href;
     frame.lineNumber = entry.originalLine;
   }
 }

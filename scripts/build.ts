@@ -1,10 +1,18 @@
 /**
- * Builds the CLI for `npm start`: one ESM bundle (dist/cli.js) with its dependencies inlined, so
- * Node loads a few files at start-up instead of several hundred (start-up about 1.35x a bare
- * Fastify server instead of 2.2x, docs/performance.md). What loads lazily (the importers, the
- * inspector) stays in chunks of its own.
+ * Builds the CLI for `npm start`: dist/server.cjs, one CommonJS bundle of the CLI with its
+ * dependencies inlined, so Node reads one file at start instead of several hundred; and dist/cli.js,
+ * the launcher that runs it with V8's code cache (src/launcher.ts; start-up and why CommonJS:
+ * docs/performance.md, "Start-up"). What only some runs use stays out of the bundle and is loaded
+ * from node_modules when first used: the HTML parser of the importers (cheerio, with undici), the
+ * readable log lines (pino-pretty) and the inspector's client; our own lazily imported modules
+ * (the importers, gsi-config) are in the bundle but evaluated only when first imported.
  */
-import { rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
@@ -12,26 +20,52 @@ import { build } from 'esbuild';
 const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' } } });
 const outdir = values.outdir;
 await rm(outdir, { recursive: true, force: true });
+const common = { bundle: true, platform: 'node', target: 'node20.19', logLevel: 'warning' } as const;
 await build({
-  entryPoints: { cli: 'src/cli.ts' },
+  ...common,
+  entryPoints: { server: 'src/cli.ts' },
   outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.19',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
   sourcemap: true,
-  // ws loads these native speed-ups if present, and works without them.
-  external: ['bufferutil', 'utf-8-validate'],
-  // Some dependencies are CommonJS: they call require() for Node's own modules and read __filename.
-  banner: {
-    js: [
-      "import { createRequire as __createRequire } from 'node:module';",
-      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
-      'const require = __createRequire(import.meta.url);',
-      'const __filename = __fileURLToPath(import.meta.url);',
-      "const __dirname = __fileURLToPath(new URL('.', import.meta.url));",
-    ].join('\n'),
-  },
-  logLevel: 'warning',
+  external: [
+    // Loaded when first used (above).
+    'cheerio',
+    'pino-pretty',
+    '@statelyai/inspect',
+    // ws loads these native speed-ups if present, and works without them.
+    'bufferutil',
+    'utf-8-validate',
+  ],
+  // What waits for its first use is require()d then (from node_modules, like any module beside the
+  // bundle): a script run through vm.Script with V8's cached data cannot import() on Node 20.
+  supported: { 'dynamic-import': false },
+  // The sources are ES modules: the one that reads import.meta.url (src/version.ts, to find the package) gets the bundle's.
+  define: { 'import.meta.url': '__bundle_url' },
+  banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
 });
+await build({ ...common, entryPoints: { cli: 'src/launcher.ts' }, outdir, format: 'esm' });
+
+// One start of what was built, on ports of its own and a throw-away data directory: the launcher
+// keeps the code that start compiled as V8's code cache (src/launcher.ts), so the first start after
+// a build (every `npm start`) is as quick as the ones after it. A bundle that cannot start fails the build.
+const dataDir = await mkdtemp(join(tmpdir(), 'hud-automation-build-'));
+try {
+  const flags = ['--headless', '--no-obs', '--port', '0', '--app-port', '0', '--log-level', 'warn'];
+  const child = spawn(process.execPath, [join(outdir, 'cli.js'), 'serve', ...flags, '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 60_000,
+  });
+  const exited = once(child, 'exit');
+  const lines: string[] = [];
+  for await (const line of createInterface({ input: child.stdout })) {
+    lines.push(line);
+    if (line === 'hud-automation ready') break;
+  }
+  if (lines.at(-1) !== 'hud-automation ready')
+    throw new Error(`the built CLI did not start:\n${lines.join('\n')}`);
+  child.kill('SIGTERM');
+  await exited;
+} finally {
+  await rm(dataDir, { recursive: true, force: true });
+}

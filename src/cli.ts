@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadOrCreateToken, regenerateToken } from './access/access-token.ts';
+import { startedForCompileCache } from './compile-cache-hook.ts';
 import type { ImportSources } from './import/import-sources.ts';
 import { IMPORT_SOURCE_ENV, importSourcesFromEnv } from './import/import-sources.ts';
 import { createLogger, defaultLogFormat, LOG_FORMATS, LOG_LEVELS } from './logger.ts';
@@ -188,6 +189,8 @@ async function main(argv: string[]): Promise<void> {
   const operatorApp = process.stdout.isTTY
     ? server.signInUrl()
     : `${server.applicationUrl}/  (sign-in address: hud-automation app-url)`;
+  // Before the announcement: whoever stops the server once it is ready finds the cache written.
+  startedForCompileCache();
   process.stdout.write(`hud-automation ready\n  Operator app  ${operatorApp}\n${automation}${inspectorLine}`);
 }
 

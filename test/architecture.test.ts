@@ -17,6 +17,8 @@ const LEVEL: Record<string, number> = {
   // Pure helpers of the network: address classes, network errors in words.
   net: 1,
   version: 1,
+  // The signal of a started service to dist/cli.js (src/launcher.ts), which runs the built CLI.
+  'compile-cache-hook': 1,
   logger: 1,
   inspector: 1,
   // IO provided to the machines and the commands: the importers, the OBS socket, the game's console,
@@ -39,6 +41,7 @@ const LEVEL: Record<string, number> = {
   service: 9,
   server: 10,
   cli: 11,
+  launcher: 12,
 };
 
 /** The part a file belongs to: machines/, a folder of src/, or a file at the top of src/. */

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,6 @@ describe('the built CLI', () => {
     await run(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--outdir', OUT], { cwd: ROOT });
   }, 120_000);
   afterAll(async () => {
-    const { rm } = await import('node:fs/promises');
     await rm(`${ROOT}${OUT}`, { recursive: true, force: true });
   });
 
@@ -86,25 +85,56 @@ describe('the built CLI', () => {
     }
   });
 
-  // What waits for its first use stays out of the files Node compiles at start (docs/performance.md,
+  // What waits for its first use stays out of the bundle and out of a start (docs/performance.md,
   // "Start-up"): one static import of any of them would bring it back into every start.
   it('loads at start none of the packages that wait for their first use', async () => {
-    const eager = new Set<string>();
-    const visit = async (file: string): Promise<string> => {
-      if (eager.has(file)) return '';
-      eager.add(file);
-      const text = await readFile(`${ROOT}${OUT}/${file}`, 'utf8');
-      // Static imports only (`import … from "./x.js"`, `import "./x.js"`), not import("./x.js").
-      const imported = [...text.matchAll(/(?:\bfrom|^import)\s*"\.\/([^"]+\.js)"/gm)].map(([, name]) => name);
-      return [text, ...(await Promise.all(imported.map((name) => visit(name ?? ''))))].join('\n');
-    };
-    const loaded = await visit('cli.js');
+    const bundle = await readFile(`${ROOT}${OUT}/server.cjs`, 'utf8');
     // esbuild names each package's files in a comment: what the start needs is found that way.
-    expect(loaded).toContain('node_modules/fastify/');
-    // (@fastify/send is loaded at start: @fastify/static serves the pages, as the design asks; and
+    expect(bundle).toContain('node_modules/fastify/');
+    // (@fastify/send is in it: @fastify/static serves the pages, as the design asks; and
     // rate-limiter-flexible: loaded with the first remote request, a burst's first frames were read
     // before the limiter could count them.)
-    const lazy = ['cheerio', 'undici', 'pino-pretty'];
-    expect(lazy.filter((name) => loaded.includes(`node_modules/${name}/`))).toEqual([]);
+    const lazy = ['cheerio', 'undici', 'pino-pretty', '@statelyai/inspect'];
+    expect(lazy.filter((name) => bundle.includes(`node_modules/${name}/`))).toEqual([]);
+    // Node's module debug log names every file a process loads: a start loads none of them.
+    const cli = await startCli(
+      ['--headless', '--no-obs', '--data-dir', await tempDir(), '--log-level', 'warn'],
+      { NODE_DEBUG: 'module' },
+      `${ROOT}${OUT}/cli.js`,
+    );
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+    expect(cli.output()).toContain('Module._load REQUEST'); // the log is on
+    expect(lazy.filter((name) => cli.output().includes(`node_modules/${name}/`))).toEqual([]);
+  });
+
+  // src/launcher.ts: a start runs from V8's code cache of an earlier start, and a cache V8 refuses
+  // costs one slower start, never the start.
+  it('starts from the code cache its build wrote, and writes a new one when V8 refuses it', async () => {
+    const cache = `${ROOT}${OUT}/server.cjs.cache`;
+    const start = async () => {
+      const cli = await startCli(
+        ['--headless', '--no-obs', '--data-dir', await tempDir(), '--log-level', 'warn'],
+        {},
+        `${ROOT}${OUT}/cli.js`,
+      );
+      expect((await fetch(`${cli.httpUrl}/health`)).status).toBe(200);
+      cli.child.kill('SIGTERM');
+      expect((await cli.exited).code).toBe(0);
+    };
+    // The build's own start wrote it; a start that V8 takes it for leaves it as it is (a start that
+    // compiled from the source would have renamed a new file over it).
+    const built = await stat(cache);
+    expect(built.size).toBeGreaterThan(100_000);
+    await start();
+    expect((await stat(cache)).ino).toBe(built.ino);
+    for (const damage of [() => writeFile(cache, 'not a code cache'), () => rm(cache)]) {
+      await damage();
+      await start();
+      const written = await stat(cache);
+      expect(written.size).toBeGreaterThan(100_000);
+      await start();
+      expect((await stat(cache)).ino).toBe(written.ino);
+    }
   });
 });

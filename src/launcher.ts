@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+/**
+ * dist/cli.js, what `npm start` and the `hud-automation` command run: it runs the CLI's bundle
+ * (dist/server.cjs, scripts/build.ts) with V8's code cache, so that a start deserialises the code
+ * the last start compiled instead of compiling 2.7 MB again (start-up about 300 → 230 ms,
+ * docs/performance.md "Start-up"). Node 22 does the same with `module.enableCompileCache()`;
+ * Node 20, which this project supports, has no compile cache for any module, so the bundle is
+ * CommonJS and run here through `vm.Script`, the API that takes and makes V8's cached data.
+ *
+ * The cache is `server.cjs.cache` beside the bundle (a build removes both). A start without one, or
+ * whose cache V8 refuses (another Node, other V8 flags, a damaged file), runs from the source and
+ * writes a new cache once the service has started: the code its start compiled, which is what the
+ * next start needs. The cache is a speed-up only: a cache that cannot be read or written costs one
+ * slower start, never the start itself. Only Node's own modules here: this file is not bundled
+ * with the rest, and it must load before anything else.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import { COMPILE_CACHE_HOOK } from './compile-cache-hook.ts';
+
+const bundle = fileURLToPath(new URL('./server.cjs', import.meta.url));
+const cacheFile = `${bundle}.cache`;
+
+function readCache(): Buffer | undefined {
+  try {
+    return readFileSync(cacheFile);
+  } catch {
+    return undefined; // None yet (the first start after a build), or unreadable: compiled from the source.
+  }
+}
+
+// CommonJS's own wrapper, on the bundle's first line, so that its stack traces keep their line numbers.
+const source = `(function (exports, require, module, __filename, __dirname) { ${readFileSync(bundle, 'utf8').replace(/^#!.*/, '')}\n})`;
+const cachedData = readCache();
+const script = new Script(source, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
+
+if (cachedData === undefined || script.cachedDataRejected) {
+  // Called by `serve` once its servers listen (src/cli.ts): the code compiled by then is the start's.
+  (globalThis as Record<symbol, unknown>)[COMPILE_CACHE_HOOK] = () => {
+    const temporary = `${cacheFile}.${process.pid}.tmp`;
+    try {
+      // Written aside then renamed: a start reading it meanwhile sees the old file or the new one,
+      // never half of one. No fsync: a cache lost in a crash costs one start's compile.
+      writeFileSync(temporary, script.createCachedData());
+      renameSync(temporary, cacheFile);
+    } catch {
+      // A read-only installation: every start compiles, as it would without the cache.
+    }
+  };
+}
+
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
