@@ -2,13 +2,13 @@
 /**
  * dist/cli.js, what `npm start` and the `hud-automation` command run: it runs the CLI's bundle
  * (dist/server.cjs, scripts/build.ts) with V8's code cache, so that a start deserialises the code
- * the last start compiled instead of compiling 2.7 MB again (start-up about 300 → 230 ms,
+ * the last start compiled instead of compiling the bundle's 3.3 MB (start-up about 300 → 220 ms,
  * docs/performance.md "Start-up"). Node 22 does the same with `module.enableCompileCache()`;
  * Node 20, which this project supports, has no compile cache for any module, so the bundle is
  * CommonJS and run here through `vm.Script`, the API that takes and makes V8's cached data.
  *
  * The cache is `server.cjs.cache` beside the bundle (a build removes both). A start without one, or
- * whose cache V8 refuses (another Node, other V8 flags, a damaged file), runs from the source and
+ * whose cache does not fit (another build, another Node, other V8 flags, a damaged file), runs from the source and
  * writes a new cache once the service has started: the code its start compiled, which is what the
  * next start needs. The cache is a speed-up only: a cache that cannot be read or written costs one
  * slower start, never the start itself. Only Node's own modules here: this file is not bundled
@@ -19,21 +19,33 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import { crc32 } from 'node:zlib';
 import { COMPILE_CACHE_HOOK } from './compile-cache-hook.ts';
 
 const bundle = fileURLToPath(new URL('./server.cjs', import.meta.url));
 const cacheFile = `${bundle}.cache`;
+const bytes = readFileSync(bundle);
+
+/**
+ * The cache file: the CRC-32 of the bundle it was made from (4 bytes), then V8's data. V8 checks
+ * its version, its flags and the source's length, not the source itself: a bundle of another build
+ * of the same length would run the old build's code. The CRC (about 1.5 ms over 3.3 MB) makes
+ * that bundle's cache a missing one, as Node 22's compile cache does.
+ */
+const checksum = Buffer.alloc(4);
+checksum.writeUInt32BE(crc32(bytes));
 
 function readCache(): Buffer | undefined {
   try {
-    return readFileSync(cacheFile);
+    const file = readFileSync(cacheFile);
+    return file.subarray(0, 4).equals(checksum) ? file.subarray(4) : undefined;
   } catch {
     return undefined; // None yet (the first start after a build), or unreadable: compiled from the source.
   }
 }
 
 // CommonJS's own wrapper, on the bundle's first line, so that its stack traces keep their line numbers.
-const source = `(function (exports, require, module, __filename, __dirname) { ${readFileSync(bundle, 'utf8').replace(/^#!.*/, '')}\n})`;
+const source = `(function (exports, require, module, __filename, __dirname) { ${bytes.toString('utf8').replace(/^#!.*/, '')}\n})`;
 const cachedData = readCache();
 const script = new Script(source, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
 
@@ -44,7 +56,7 @@ if (cachedData === undefined || script.cachedDataRejected) {
     try {
       // Written aside then renamed: a start reading it meanwhile sees the old file or the new one,
       // never half of one. No fsync: a cache lost in a crash costs one start's compile.
-      writeFileSync(temporary, script.createCachedData());
+      writeFileSync(temporary, Buffer.concat([checksum, script.createCachedData()]));
       renameSync(temporary, cacheFile);
     } catch {
       // A read-only installation: every start compiles, as it would without the cache.

@@ -128,10 +128,18 @@ describe('the built CLI', () => {
     expect(built.size).toBeGreaterThan(100_000);
     await start();
     expect((await stat(cache)).ino).toBe(built.ino);
-    for (const damage of [() => writeFile(cache, 'not a code cache'), () => rm(cache)]) {
+    // Damaged; removed; made from another build (its checksum of the bundle is not this one's).
+    const otherBuild = async () => {
+      const file = await readFile(cache);
+      file.writeUInt32BE(file.readUInt32BE(0) ^ 1, 0);
+      await writeFile(cache, file);
+    };
+    for (const damage of [() => writeFile(cache, 'not a code cache'), () => rm(cache), otherBuild]) {
       await damage();
+      const damaged = await stat(cache).catch(() => null);
       await start();
       const written = await stat(cache);
+      expect(written.ino).not.toBe(damaged?.ino);
       expect(written.size).toBeGreaterThan(100_000);
       await start();
       expect((await stat(cache)).ino).toBe(written.ino);
