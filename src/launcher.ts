@@ -24,18 +24,30 @@ import { COMPILE_CACHE_HOOK } from './compile-cache-hook.ts';
 
 const bundle = fileURLToPath(new URL('./server.cjs', import.meta.url));
 const cacheFile = `${bundle}.cache`;
-const bytes = readFileSync(bundle);
 
 /**
- * The cache file: the CRC-32 of the bundle it was made from (4 bytes), then V8's data. V8 checks
- * its version, its flags and the source's length, not the source itself: a bundle of another build
- * of the same length would run the old build's code. The CRC (about 1.5 ms over 3.3 MB) makes
- * that bundle's cache a missing one, as Node 22's compile cache does.
+ * The bundle as a script, from V8's cache when it fits. The cache file: the CRC-32 of the bundle it
+ * was made from (4 bytes), then V8's data. V8 checks its version, its flags and the source's length,
+ * not the source itself: a bundle of another build of the same length would run the old build's
+ * code. The CRC (about 1.5 ms over 3.3 MB) makes that bundle's cache a missing one, as Node 22's
+ * compile cache does. A function, so that the file's bytes and the cache's are not kept once read.
  */
-const checksum = Buffer.alloc(4);
-checksum.writeUInt32BE(crc32(bytes));
+function compile(): Script {
+  const bytes = readFileSync(bundle);
+  const checksum = Buffer.alloc(4);
+  checksum.writeUInt32BE(crc32(bytes));
+  const cachedData = readCache(checksum);
+  // CommonJS's own wrapper, on the bundle's first line, so that its stack traces keep their line numbers.
+  const source = `(function (exports, require, module, __filename, __dirname) { ${bytes.toString('utf8').replace(/^#!.*/, '')}\n})`;
+  const script = new Script(source, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
+  if (cachedData === undefined || script.cachedDataRejected) {
+    // Called by `serve` once its servers listen (src/cli.ts): the code compiled by then is the start's.
+    (globalThis as Record<symbol, unknown>)[COMPILE_CACHE_HOOK] = () => writeCache(checksum, script);
+  }
+  return script;
+}
 
-function readCache(): Buffer | undefined {
+function readCache(checksum: Buffer): Buffer | undefined {
   try {
     const file = readFileSync(cacheFile);
     return file.subarray(0, 4).equals(checksum) ? file.subarray(4) : undefined;
@@ -44,25 +56,17 @@ function readCache(): Buffer | undefined {
   }
 }
 
-// CommonJS's own wrapper, on the bundle's first line, so that its stack traces keep their line numbers.
-const source = `(function (exports, require, module, __filename, __dirname) { ${bytes.toString('utf8').replace(/^#!.*/, '')}\n})`;
-const cachedData = readCache();
-const script = new Script(source, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
-
-if (cachedData === undefined || script.cachedDataRejected) {
-  // Called by `serve` once its servers listen (src/cli.ts): the code compiled by then is the start's.
-  (globalThis as Record<symbol, unknown>)[COMPILE_CACHE_HOOK] = () => {
-    const temporary = `${cacheFile}.${process.pid}.tmp`;
-    try {
-      // Written aside then renamed: a start reading it meanwhile sees the old file or the new one,
-      // never half of one. No fsync: a cache lost in a crash costs one start's compile.
-      writeFileSync(temporary, Buffer.concat([checksum, script.createCachedData()]));
-      renameSync(temporary, cacheFile);
-    } catch {
-      // A read-only installation: every start compiles, as it would without the cache.
-    }
-  };
+function writeCache(checksum: Buffer, script: Script): void {
+  const temporary = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    // Written aside then renamed: a start reading it meanwhile sees the old file or the new one,
+    // never half of one. No fsync: a cache lost in a crash costs one start's compile.
+    writeFileSync(temporary, Buffer.concat([checksum, script.createCachedData()]));
+    renameSync(temporary, cacheFile);
+  } catch {
+    // A read-only installation: every start compiles, as it would without the cache.
+  }
 }
 
 const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+compile().runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
