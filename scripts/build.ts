@@ -42,7 +42,14 @@ await build({
   supported: { 'dynamic-import': false },
   // The sources are ES modules: the one that reads import.meta.url (src/version.ts, to find the package) gets the bundle's.
   define: { 'import.meta.url': '__bundle_url' },
-  banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
+  // One function of CommonJS's wrapper's arguments, which the launcher runs (src/launcher.ts).
+  banner: {
+    js: [
+      '(function (exports, require, module, __filename, __dirname) {',
+      "const __bundle_url = require('node:url').pathToFileURL(__filename).href;",
+    ].join('\n'),
+  },
+  footer: { js: '})' },
 });
 await build({ ...common, entryPoints: { cli: 'src/launcher.ts' }, outdir, format: 'esm' });
 

@@ -40,9 +40,7 @@ function compile(): Script {
   const cachedData = readCache(checksum);
   // The build writes the bundle in ASCII (scripts/build.ts), which decodes into a one-byte string
   // 10 ms sooner than as UTF-8; any other file is read as UTF-8.
-  const text = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
-  // CommonJS's own wrapper, on the bundle's first line, so that its stack traces keep their line numbers.
-  const source = `(function (exports, require, module, __filename, __dirname) { ${text.replace(/^#!.*/, '')}\n})`;
+  const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   const script = new Script(source, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
   if (cachedData === undefined || script.cachedDataRejected) {
     // Called by `serve` once its servers listen (src/cli.ts): the code compiled by then is the start's.
@@ -72,5 +70,7 @@ function writeCache(checksum: Buffer, script: Script): void {
   }
 }
 
+// The bundle is one function of CommonJS's wrapper's arguments (scripts/build.ts): run, it returns
+// that function, called here as Node calls a module's.
 const module = { exports: {} };
 compile().runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
