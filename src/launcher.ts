@@ -7,10 +7,10 @@
  * Node 20, which this project supports, has no compile cache for any module, so the bundle is
  * CommonJS and run here through `vm.Script`, the API that takes and makes V8's cached data.
  *
- * The cache is `server.cjs.cache` beside the bundle (a build removes both). A start without one, or
- * whose cache does not fit (another build, another Node, other V8 flags, a damaged file), runs from the source and
- * writes a new cache once the service has started: the code its start compiled, which is what the
- * next start needs. The cache is a speed-up only: a cache that cannot be read or written costs one
+ * The cache is `server.cjs.cache` beside the bundle (a build removes both). A start without one,
+ * or whose cache does not fit (another build, another Node, other V8 flags, a damaged file), runs
+ * from the source and writes a new cache once the service has started: the code its start
+ * compiled, which is what the next start needs. The cache is a speed-up only: a cache that cannot be read or written costs one
  * slower start, never the start itself. Only Node's own modules here: this file is not bundled
  * with the rest, and it must load before anything else.
  */
