@@ -1,7 +1,23 @@
 /**
- * The protocol's schemas as a compiled serialiser (fast-json-stringify) reads them fastest: shared
- * by the HTTP answers (src/http/serializer.ts) and the WebSocket messages (src/ws/serialize.ts).
+ * The protocol's schemas as a compiled serialiser (fast-json-stringify) reads them fastest, and the
+ * serialiser itself: shared by the HTTP answers (src/http/serializer.ts) and the WebSocket messages
+ * (src/ws/serialize.ts).
  */
+import fastJson from 'fast-json-stringify';
+
+export type Serialize = (value: unknown) => string;
+
+/**
+ * A schema's serialiser, compiled when it is first used: the service has one per route and per
+ * message type, and compiling them all before the servers listen was a third of the start-up
+ * (Fastify asks for every route's, and again for each GET's HEAD; most event types come much later).
+ */
+export function serializerOf(schema: unknown): Serialize {
+  let serialize: Serialize | null = null;
+  const compiled = () => (serialize ??= fastJson(forSerializer(schema) as object) as Serialize);
+  return (value) => compiled()(value);
+}
+
 /**
  * The schema as the serialiser reads it fastest: a union of string or number constants is just a
  * string or number (the value was checked where it was made), `X or null` of a plain type is one

@@ -1,12 +1,12 @@
 /**
  * Every message the server sends, serialised by a serialiser compiled from its protocol schema
  * (fast-json-stringify, as Fastify serialises its answers): one per message type and one per event.
- * A message is serialised once, whatever the number of clients it goes to.
+ * A message is serialised once, whatever the number of clients it goes to; each serialiser is
+ * compiled with its first message (serializerOf).
  */
-import type { TSchema } from '@sinclair/typebox';
-import fastJson from 'fast-json-stringify';
 import { GameMessage } from '../protocol/game.ts';
-import { forSerializer } from '../protocol/serializer-schema.ts';
+import type { Serialize } from '../protocol/serializer-schema.ts';
+import { serializerOf } from '../protocol/serializer-schema.ts';
 import type { ServerMessage } from '../protocol/websocket.ts';
 import {
   ErrorMessage,
@@ -17,30 +17,18 @@ import {
   SnapshotAnswer,
 } from '../protocol/websocket.ts';
 
-type Serialize = (message: unknown) => string;
-
-/**
- * Compiled when first used: compiling all of them (a few dozen schemas) was a tenth of the
- * start-up, before the first request could be answered, and most event types come much later.
- */
-function compile(schema: TSchema): Serialize {
-  let serialize: Serialize | null = null;
-  const compiled = () => (serialize ??= fastJson(forSerializer(schema) as object) as Serialize);
-  return (message) => compiled()(message);
-}
-
 const [resultOk, resultFailed] = ResultMessage.anyOf;
 const BY_TYPE = {
-  hello: compile(HelloMessage),
-  snapshot: compile(SnapshotAnswer),
-  pong: compile(PongMessage),
-  error: compile(ErrorMessage),
-  game: compile(GameMessage),
-  resultOk: compile(resultOk),
-  resultFailed: compile(resultFailed),
+  hello: serializerOf(HelloMessage),
+  snapshot: serializerOf(SnapshotAnswer),
+  pong: serializerOf(PongMessage),
+  error: serializerOf(ErrorMessage),
+  game: serializerOf(GameMessage),
+  resultOk: serializerOf(resultOk),
+  resultFailed: serializerOf(resultFailed),
 };
 const BY_EVENT = new Map<string, Serialize>(
-  EVENT_MESSAGES.map((schema) => [schema.properties.event.const, compile(schema)]),
+  EVENT_MESSAGES.map((schema) => [schema.properties.event.const, serializerOf(schema)]),
 );
 
 /** The JSON text of one server message. */
