@@ -6,8 +6,9 @@
  *   - the page's DOM changes per game frame by element (a MutationObserver) and the animations
  *     running (document.getAnimations(), sampled), by the element's class;
  *   - a CPU profile of the page's JavaScript (CDP Profiler), its top functions.
- * Usage: npx tsx bench/profile-show-page.ts [--page hud|floor] [--seconds 15] [--css '<rules>'] [--no-commands]
- *   --css adds a stylesheet to the page (an experiment), --no-commands leaves the surfaces quiet.
+ * Usage: npx tsx bench/profile-show-page.ts [--page hud|floor] [--seconds 15] [--css '<rules>'] [--no-commands] [--no-frames]
+ *   --css adds a stylesheet to the page (an experiment), --no-commands leaves the surfaces quiet,
+ *   --no-frames posts no game frames (the panels' motion alone).
  * Output: bench/results/profiles/show-page/<page>.{trace.json,summary.txt,cpuprofile}
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '15' },
     css: { type: 'string' },
     'no-commands': { type: 'boolean', default: false },
+    'no-frames': { type: 'boolean', default: false },
   },
 });
 const which = values.page === 'floor' ? 'floor' : 'hud';
@@ -53,7 +55,9 @@ try {
   for (let i = 0; i < SURFACES; i++) surfaces.push(await WsProbe.connect(subject.surfacesUrl));
   const http = new HttpClient(subject.gsiPort);
   const frameAt = showFrames(JSON.parse(readFileSync(FRAME, 'utf8')), subject.token);
-  const load = new Load(http, frameAt, values['no-commands'] ? [] : surfaces, { frames: true });
+  const load = new Load(http, frameAt, values['no-commands'] ? [] : surfaces, {
+    frames: !values['no-frames'],
+  });
   load.start();
   await sleep(3_000);
 
@@ -106,6 +110,8 @@ try {
   const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
   const trace = await browser.stopTracing();
   const frames = load.frames - framesBefore;
+  // Counts per game frame, or per second when no frames were posted.
+  const [per, unit] = frames > 0 ? [frames, 'game frame'] : [seconds, 'second'];
   const counted = (await page.evaluate(`(() => {
     const g = globalThis;
     clearInterval(g.__timer);
@@ -120,9 +126,9 @@ try {
   writeFileSync(profileFile, JSON.stringify(profile));
 
   lines.push(`${which}: ${frames} frames in ${seconds} s`);
-  lines.push('DOM mutation records per game frame, by kind and element:');
+  lines.push(`DOM mutation records per ${unit}, by kind and element:`);
   for (const [key, n] of counted.mutations.sort((a, b) => b[1] - a[1]).slice(0, 40))
-    lines.push(`  ${(n / frames).toFixed(2).padStart(7)}  ${key}`);
+    lines.push(`  ${(n / per).toFixed(2).padStart(7)}  ${key}`);
   lines.push(`animations running (share of ${counted.samples} samples, every 250 ms):`);
   for (const [key, n] of counted.animations.sort((a, b) => b[1] - a[1]).slice(0, 30))
     lines.push(`  ${((n / counted.samples) * 100).toFixed(0).padStart(5)} %  ${key}`);
@@ -162,11 +168,11 @@ try {
   lines.push('busy time by process / thread (top-level tasks, thread CPU), ms per second:');
   for (const [key, us] of [...busyByThread].sort((a, b) => b[1] - a[1]).slice(0, 20))
     lines.push(`  ${(us / 1000 / seconds).toFixed(2).padStart(7)}  ${key}`);
-  lines.push('renderer main thread by event (nested events overlap), µs per game frame:');
+  lines.push(`renderer main thread by event (nested events overlap), µs per ${unit}:`);
   for (const [name, us] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 35))
-    lines.push(`  ${(us / frames).toFixed(1).padStart(8)}  ${name}`);
+    lines.push(`  ${(us / per).toFixed(1).padStart(8)}  ${name}`);
   lines.push('page JavaScript (CDP Profiler, minified names):');
-  lines.push(summarizeProfile(profileFile, 25, frames));
+  lines.push(summarizeProfile(profileFile, 25, per));
 } finally {
   await browser.close();
   await subject.server.stop();

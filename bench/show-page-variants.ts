@@ -4,6 +4,8 @@
  * nothing in src/ changes) or with part of the load left out, each in a fresh Chromium, the
  * Chromium processes' CPU from /proc over the same stretch; the floor page last, for the ratio.
  * Usage: npx tsx bench/show-page-variants.ts [--seconds 12] [--only 'name|name']
+ *        npx tsx bench/show-page-variants.ts --css '<rules>' [--load show|frames|commands]
+ *   (the page as served and with the rules added, under the one load, then the floor page)
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -18,7 +20,12 @@ import type { Subject } from './parts/show.ts';
 import { FRAME, floorSubject, hudSubject, Load, SURFACES, showFrames } from './parts/show.ts';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '12' }, only: { type: 'string' } },
+  options: {
+    seconds: { type: 'string', default: '12' },
+    only: { type: 'string' },
+    css: { type: 'string' },
+    load: { type: 'string', default: 'show' },
+  },
 });
 const seconds = Number(values.seconds);
 
@@ -277,6 +284,16 @@ async function measure(subject: Subject, variant: Variant): Promise<number> {
 }
 
 const only = values.only ? new Set(values.only.split('|')) : null;
+if (values.css) {
+  const frames = values.load !== 'commands';
+  const commands = values.load !== 'frames';
+  VARIANTS.splice(
+    0,
+    VARIANTS.length,
+    { name: `${values.load}: as served`, frames, commands },
+    { name: `${values.load}: with --css`, css: values.css, frames, commands },
+  );
+}
 const hud = await hudSubject(context);
 const results: Array<[string, number]> = [];
 try {

@@ -19,7 +19,12 @@ export type ProbeHost = {
     until(present: string[], absent: string[], timeoutMs?: number): Promise<void>;
     texts(): ProbedText[];
     contrast(shot: string, texts: ProbedText[]): Array<ProbedText & { contrast: number }>;
-    sideColours(): Record<'A' | 'B', Record<string, string>> & { ct: string; t: string; neutral: string[] };
+    sideColours(): Record<'A' | 'B', Record<string, string>> & {
+      ct: string;
+      t: string;
+      badge: { ct: string; t: string };
+      neutral: string[];
+    };
   };
 };
 

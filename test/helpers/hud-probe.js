@@ -8,7 +8,8 @@
  *   hudProbe.texts()       every visible text element: its painted text boxes, colour, size, weight,
  *                          dimmed (a dead player's), covered (under another player's mark)
  *   hudProbe.contrast()    the contrast of those texts over a screenshot of what is under them
- *   hudProbe.sideColours() the colours that say each team's side, and the preset's side colours
+ *   hudProbe.sideColours() the colours that say each team's side, and the preset's side colours (as
+ *                          lines and text, and as text badges)
  */
 (() => {
   const SEEN = {
@@ -417,11 +418,15 @@
       const s = getComputedStyle(el);
       return [s.color, s.backgroundColor, s.backgroundImage];
     });
+    // A text badge (the side chip, a box's slot chip) wears its side colour at --badge-alpha.
+    const badge = (side) =>
+      paint(`color-mix(in srgb, ${style.getPropertyValue(side)} ${style.getPropertyValue('--badge-alpha')}, transparent)`);
     return {
       A: of('A'),
       B: of('B'),
       ct: paint(style.getPropertyValue('--ct')),
       t: paint(style.getPropertyValue('--t')),
+      badge: { ct: badge('--ct'), t: badge('--t') },
       neutral,
     };
   }

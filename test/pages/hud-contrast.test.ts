@@ -236,8 +236,12 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: colours and fonts', () => 
         ['A', a],
         ['B', b],
       ] as const) {
-        for (const [what, colour] of Object.entries(drawn[team]))
-          expect(colour, `team ${team}'s ${what} in the ${side} colour`).toBe(drawn[side]);
+        for (const [what, colour] of Object.entries(drawn[team])) {
+          const badge = what === 'chip' || what.startsWith('box ');
+          expect(colour, `team ${team}'s ${what} in the ${side} colour`).toBe(
+            badge ? drawn.badge[side] : drawn[side],
+          );
+        }
       }
       for (const colour of drawn.neutral) {
         expect(colour).not.toContain(drawn.ct);
