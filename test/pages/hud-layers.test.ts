@@ -1,11 +1,11 @@
 /**
  * A panel in motion is drawn as one picture (issue 23). While a panel slides or fades, Chromium
- * composites it as a layer of its own; when a piece of it lands on a second layer, the panel is
- * drawn off-screen and then onto the page in every frame of the motion, which is what made the
- * panels' motion the dearest thing the overlay did (docs/performance.md, "The overlay page").
- * Chromium splits a panel so when part of its text sits on an opaque background (kept for
- * subpixel text) and other text sits under a clip (overflow: hidden, for the names' ellipsis); the
- * pages' text badges are therefore never quite opaque (common/broadcast.css, "Text badges").
+ * composites it as a layer of its own; a panel cut into several layers costs the compositor more in
+ * every frame of the motion, and its layers are made and rastered afresh at each toggle
+ * (docs/performance.md, "A panel in motion is one layer"). Chromium cuts a panel so when part of its
+ * text sits on an opaque background (kept for subpixel text) and other text under a clip
+ * (overflow: hidden, for the names' ellipsis); the pages' text badges are therefore never quite
+ * opaque (common/broadcast.css, --badge-alpha).
  *
  * Measured in real Chromium, as OBS runs it (software compositing, subpixel text preferred): the
  * page's clock slowed a hundredfold (DevTools' Animation.setPlaybackRate) so that every motion is
@@ -69,26 +69,30 @@ class Layers {
   async described(): Promise<Described[] | null> {
     const out = [];
     for (const layer of this.#latest.filter((each) => each.drawsContent && each.backendNodeId)) {
-      const answer = await this.cdp
-        .send('LayerTree.compositingReasons', { layerId: layer.layerId })
-        .catch(() => null);
-      if (answer === null) return null;
-      const { compositingReasonIds = [] } = answer as { compositingReasonIds?: string[] };
-      const { object } = await this.cdp.send('DOM.resolveNode', { backendNodeId: layer.backendNodeId });
-      const { result } = await this.cdp.send('Runtime.callFunctionOn', {
-        objectId: object.objectId as string,
-        returnByValue: true,
-        functionDeclaration: `function () {
-          const element = this.nodeType === 1 ? this : this.parentElement;
-          if (!element) return { element: '#document', panel: null };
-          const cls = typeof element.className === 'string' ? element.className.split(' ')[0] : '';
-          const panel = element.closest('[data-panel]');
-          return { element: element.tagName.toLowerCase() + (cls ? '.' + cls : ''), panel: panel ? panel.dataset.panel : null };
-        }`,
-      });
-      out.push({ reasons: compositingReasonIds, ...(result.value as Omit<Described, 'reasons'>) });
+      const read = await this.#read(layer).catch(() => null);
+      if (read === null) return null;
+      out.push(read);
     }
     return out;
+  }
+
+  /** One layer: its reasons, and the element and panel it starts at (rejects if it is gone). */
+  async #read(layer: Layer): Promise<Described> {
+    const answer = await this.cdp.send('LayerTree.compositingReasons', { layerId: layer.layerId });
+    const { compositingReasonIds = [] } = answer as { compositingReasonIds?: string[] };
+    const { object } = await this.cdp.send('DOM.resolveNode', { backendNodeId: layer.backendNodeId });
+    const { result } = await this.cdp.send('Runtime.callFunctionOn', {
+      objectId: object.objectId as string,
+      returnByValue: true,
+      functionDeclaration: `function () {
+        const element = this.nodeType === 1 ? this : this.parentElement;
+        if (!element) return { element: '#document', panel: null };
+        const cls = typeof element.className === 'string' ? element.className.split(' ')[0] : '';
+        const panel = element.closest('[data-panel]');
+        return { element: element.tagName.toLowerCase() + (cls ? '.' + cls : ''), panel: panel ? panel.dataset.panel : null };
+      }`,
+    });
+    return { reasons: compositingReasonIds, ...(result.value as Omit<Described, 'reasons'>) };
   }
 
   /** Waits until the compositor's layers show `count` panels in motion. */
@@ -96,7 +100,7 @@ class Layers {
     for (;;) {
       const changed = new Promise<void>((wake) => this.#waiters.push(wake));
       const layers = await this.described();
-      if (layers && layers.filter(inMotion).length >= count) return layers as Described[];
+      if (layers && layers.filter(inMotion).length >= count) return layers;
       await changed;
     }
   }
@@ -122,7 +126,7 @@ describe.skipIf(!chromiumAvailable)('the HUD panels in motion, in Chromium', () 
     return { server, page };
   }
 
-  it('the scoreboard and the stats panel slide in and out each as one layer', async () => {
+  it('the scoreboard and the stats panel slide in each as one layer', async () => {
     const { server, page } = await liveOverlay();
     await settled(page);
     const layers = await Layers.of(page);
