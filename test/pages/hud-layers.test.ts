@@ -107,21 +107,26 @@ class Layers {
 }
 
 /** The layers a split made inside these panels: "Overlap", with no reason of their own. */
-const splits = (layers: Described[], panels: string[]) => {
-  return layers
+const splits = (layers: Described[], panels: string[]) =>
+  layers
     .filter((layer) => panels.includes(layer.panel ?? '') && layer.reasons.includes('Overlap'))
     .map((layer) => `${layer.panel}: ${layer.element} (${layer.reasons.join(', ')})`);
-};
 
 describe.skipIf(!chromiumAvailable)('the HUD panels in motion, in Chromium', () => {
   const chromium = chromiumPerFile();
 
-  async function liveOverlay() {
+  /** A server and its overlay at 1920x1080, a series in progress (with the roster unless told not). */
+  async function overlay({ roster = true } = {}) {
     const server = await build();
     const page = await (await chromium.newContext({ width: 1920, height: 1080 })).newPage();
     await page.goto(`${server.applicationUrl}/hud`);
     await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
-    await seriesInProgress(server);
+    await seriesInProgress(server, { roster });
+    return { server, page };
+  }
+
+  async function liveOverlay() {
+    const { server, page } = await overlay();
     await postLiveGame(server);
     return { server, page };
   }
@@ -137,12 +142,8 @@ describe.skipIf(!chromiumAvailable)('the HUD panels in motion, in Chromium', () 
     expect(splits(coming, ['scoreboard', 'stats'])).toEqual([]);
   });
 
-  it("the economy at freeze time and the round's banner slide in each as one layer", async () => {
-    const server = await build();
-    const page = await (await chromium.newContext({ width: 1920, height: 1080 })).newPage();
-    await page.goto(`${server.applicationUrl}/hud`);
-    await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
-    await seriesInProgress(server, { roster: false });
+  it("the economy slides in at freeze time as the round's banner goes, each as one layer", async () => {
+    const { server, page } = await overlay({ roster: false });
     const frames = ((await fixture(ROUND_SEQUENCE)) as Frame[]).map((frame) => toCs2(frame));
     const [roundOver, freezetime] = [frames[8], frames[10]];
     if (!roundOver || !freezetime) throw new Error('the round sequence has no frames 8 and 10');
@@ -155,7 +156,6 @@ describe.skipIf(!chromiumAvailable)('the HUD panels in motion, in Chromium', () 
     const economy = await layers.moving(2);
     expect(economy.some((layer) => layer.panel === 'economy')).toBe(true);
     expect(splits(economy, ['economy', 'round-banner'])).toEqual([]);
-    await page.context().close();
   });
 
   it('hiding the overlay fades every panel on air, each as one layer', async () => {
