@@ -19,6 +19,7 @@ import { QUICK } from './lib/config.ts';
 import { HttpClient } from './lib/http-client.ts';
 import { chooseRuntime, ROOT } from './lib/server-process.ts';
 import { sleep } from './lib/stats.ts';
+import { busyByThread, eventsOn, readTrace } from './lib/trace.ts';
 import { WsProbe } from './lib/ws-probe.ts';
 import { FRAME, floorSubject, hudSubject, Load, SURFACES, showFrames } from './parts/show.ts';
 import { summarizeProfile } from './profile-summary.ts';
@@ -133,40 +134,12 @@ try {
   for (const [key, n] of counted.animations.sort((a, b) => b[1] - a[1]).slice(0, 30))
     lines.push(`  ${((n / counted.samples) * 100).toFixed(0).padStart(5)} %  ${key}`);
 
-  // The trace: complete events (ph X) by thread; on the renderer's main thread by name.
-  const { traceEvents } = JSON.parse(trace.toString()) as {
-    traceEvents: Array<{
-      name: string;
-      ph: string;
-      pid: number;
-      tid: number;
-      dur?: number;
-      tdur?: number;
-      args?: any;
-    }>;
-  };
-  const threadNames = new Map<string, string>();
-  const processNames = new Map<number, string>();
-  for (const event of traceEvents) {
-    if (event.ph === 'M' && event.name === 'thread_name')
-      threadNames.set(`${event.pid}:${event.tid}`, event.args?.name);
-    if (event.ph === 'M' && event.name === 'process_name') processNames.set(event.pid, event.args?.name);
-  }
-  const busyByThread = new Map<string, number>();
-  const byName = new Map<string, number>();
-  for (const event of traceEvents) {
-    if (event.ph !== 'X') continue;
-    const thread = threadNames.get(`${event.pid}:${event.tid}`) ?? String(event.tid);
-    const cpu = event.tdur ?? event.dur ?? 0;
-    // Top-level tasks measure a thread's busy time without counting nested events twice.
-    if (event.name === 'ThreadControllerImpl::RunTask' || event.name === 'RunTask') {
-      const key = `${processNames.get(event.pid) ?? event.pid} / ${thread}`;
-      busyByThread.set(key, (busyByThread.get(key) ?? 0) + cpu);
-    }
-    if (thread === 'CrRendererMain') byName.set(event.name, (byName.get(event.name) ?? 0) + cpu);
-  }
-  lines.push('busy time by process / thread (top-level tasks, thread CPU), ms per second:');
-  for (const [key, us] of [...busyByThread].sort((a, b) => b[1] - a[1]).slice(0, 20))
+  // The trace: busy time by thread; on the renderer's main thread by event.
+  const parsed = readTrace(trace);
+  const busyByThreadUs = busyByThread(parsed);
+  const byName = new Map([...eventsOn(parsed, 'CrRendererMain')].map(([name, { us }]) => [name, us]));
+  lines.push('busy time by process / thread (each task once, thread CPU), ms per second:');
+  for (const [key, us] of [...busyByThreadUs].sort((a, b) => b[1] - a[1]).slice(0, 20))
     lines.push(`  ${(us / 1000 / seconds).toFixed(2).padStart(7)}  ${key}`);
   lines.push(`renderer main thread by event (nested events overlap), µs per ${unit}:`);
   for (const [name, us] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 35))
