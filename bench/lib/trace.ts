@@ -42,7 +42,7 @@ export function readTrace(buffer: Buffer | string): Trace {
 const cpuOf = (event: TraceEvent) => event.tdur ?? event.dur ?? 0;
 
 /**
- * Each thread's busy time in µs: its tasks' CPU. A task's `RunTask` holds its
+ * Each thread's busy time in µs, by "process / thread" (threads of the same name added): its tasks' CPU. A task's `RunTask` holds its
  * `ThreadControllerImpl::RunTask` (a thread may log only one of the two), so a task counts once, by
  * its outermost event.
  */
@@ -51,9 +51,11 @@ export function busyByThread(trace: Trace): Map<string, number> {
   const lastTaskEnd = new Map<string, number>();
   for (const event of trace.events) {
     if (event.name !== 'RunTask' && event.name !== 'ThreadControllerImpl::RunTask') continue;
+    // Two renderers both have a CrRendererMain: a task nests only in a task of its own thread.
+    const at = `${event.pid}:${event.tid}`;
+    if (event.ts < (lastTaskEnd.get(at) ?? 0)) continue;
+    lastTaskEnd.set(at, event.ts + (event.dur ?? 0));
     const thread = trace.threadOf(event);
-    if (event.ts < (lastTaskEnd.get(thread) ?? 0)) continue;
-    lastTaskEnd.set(thread, event.ts + (event.dur ?? 0));
     busy.set(thread, (busy.get(thread) ?? 0) + cpuOf(event));
   }
   return busy;

@@ -9,6 +9,8 @@ const meta = [
   { name: 'process_name', ph: 'M', pid: 1, tid: 0, ts: 0, args: { name: 'Renderer' } },
   { name: 'thread_name', ph: 'M', pid: 1, tid: 7, ts: 0, args: { name: 'CrRendererMain' } },
   { name: 'thread_name', ph: 'M', pid: 1, tid: 8, ts: 0, args: { name: 'Compositor' } },
+  { name: 'process_name', ph: 'M', pid: 2, tid: 0, ts: 0, args: { name: 'Renderer' } },
+  { name: 'thread_name', ph: 'M', pid: 2, tid: 7, ts: 0, args: { name: 'CrRendererMain' } },
 ];
 const task = (tid: number, ts: number, dur: number, name = 'RunTask') => ({
   name,
@@ -21,7 +23,7 @@ const task = (tid: number, ts: number, dur: number, name = 'RunTask') => ({
 });
 
 describe('the trace of a page', () => {
-  it("counts a task once: RunTask and the ThreadControllerImpl::RunTask inside it, and a thread's lone inner task", () => {
+  it("counts a task once: RunTask and the ThreadControllerImpl::RunTask inside it, a thread's lone inner task, two renderers' tasks at once", () => {
     const trace = readTrace(
       JSON.stringify({
         traceEvents: [
@@ -32,11 +34,13 @@ describe('the trace of a page', () => {
           task(7, 200, 30),
           task(7, 201, 28, 'ThreadControllerImpl::RunTask'),
           task(8, 120, 10, 'ThreadControllerImpl::RunTask'),
+          // Another renderer's main thread, its task inside the first one's in time.
+          { ...task(7, 105, 5), pid: 2 },
         ],
       }),
     );
     expect(Object.fromEntries(busyByThread(trace))).toEqual({
-      'Renderer / CrRendererMain': 80,
+      'Renderer / CrRendererMain': 85,
       'Renderer / Compositor': 10,
     });
     expect(eventsOn(trace, 'CrRendererMain').get('Layerize')).toEqual({ us: 20, count: 1 });
