@@ -41,6 +41,9 @@ export function readTrace(buffer: Buffer | string): Trace {
 
 const cpuOf = (event: TraceEvent) => event.tdur ?? event.dur ?? 0;
 
+/** A task's outermost events: a thread's own tasks, and a worker's of the thread pool (raster). */
+const TASKS = new Set(['RunTask', 'ThreadControllerImpl::RunTask', 'ThreadPool_RunTask']);
+
 /**
  * Each thread's busy time in µs, by "process / thread" (threads of the same name added): its tasks' CPU. A task's `RunTask` holds its
  * `ThreadControllerImpl::RunTask` (a thread may log only one of the two), so a task counts once, by
@@ -50,7 +53,7 @@ export function busyByThread(trace: Trace): Map<string, number> {
   const busy = new Map<string, number>();
   const lastTaskEnd = new Map<string, number>();
   for (const event of trace.events) {
-    if (event.name !== 'RunTask' && event.name !== 'ThreadControllerImpl::RunTask') continue;
+    if (!TASKS.has(event.name)) continue;
     // Two renderers both have a CrRendererMain: a task nests only in a task of its own thread.
     const at = `${event.pid}:${event.tid}`;
     if (event.ts < (lastTaskEnd.get(at) ?? 0)) continue;

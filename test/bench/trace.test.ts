@@ -11,6 +11,7 @@ const meta = [
   { name: 'thread_name', ph: 'M', pid: 1, tid: 8, ts: 0, args: { name: 'Compositor' } },
   { name: 'process_name', ph: 'M', pid: 2, tid: 0, ts: 0, args: { name: 'Renderer' } },
   { name: 'thread_name', ph: 'M', pid: 2, tid: 7, ts: 0, args: { name: 'CrRendererMain' } },
+  { name: 'thread_name', ph: 'M', pid: 1, tid: 9, ts: 0, args: { name: 'ThreadPoolForegroundWorker' } },
 ];
 const task = (tid: number, ts: number, dur: number, name = 'RunTask') => ({
   name,
@@ -23,7 +24,7 @@ const task = (tid: number, ts: number, dur: number, name = 'RunTask') => ({
 });
 
 describe('the trace of a page', () => {
-  it("counts a task once: RunTask and the ThreadControllerImpl::RunTask inside it, a thread's lone inner task, two renderers' tasks at once", () => {
+  it("counts a task once: RunTask and the ThreadControllerImpl::RunTask inside it, a thread's lone inner task, a raster worker's task, two renderers' tasks at once", () => {
     const trace = readTrace(
       JSON.stringify({
         traceEvents: [
@@ -34,6 +35,9 @@ describe('the trace of a page', () => {
           task(7, 200, 30),
           task(7, 201, 28, 'ThreadControllerImpl::RunTask'),
           task(8, 120, 10, 'ThreadControllerImpl::RunTask'),
+          // A raster worker's task, with the raster inside it.
+          task(9, 100, 40, 'ThreadPool_RunTask'),
+          task(9, 101, 38, 'RasterTask'),
           // Another renderer's main thread, its task inside the first one's in time.
           { ...task(7, 105, 5), pid: 2 },
         ],
@@ -42,6 +46,7 @@ describe('the trace of a page', () => {
     expect(Object.fromEntries(busyByThread(trace))).toEqual({
       'Renderer / CrRendererMain': 85,
       'Renderer / Compositor': 10,
+      'Renderer / ThreadPoolForegroundWorker': 40,
     });
     expect(eventsOn(trace, 'CrRendererMain').get('Layerize')).toEqual({ us: 20, count: 1 });
     expect(eventsOn(trace, 'Compositor').get('Layerize')).toBeUndefined();
