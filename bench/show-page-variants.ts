@@ -285,6 +285,11 @@ async function measure(subject: Subject, variant: Variant): Promise<number> {
 
 const only = values.only ? new Set(values.only.split('|')) : null;
 if (values.css) {
+  // A mistyped load would otherwise run the whole show under the name it was given.
+  if (!['show', 'frames', 'commands'].includes(values.load)) {
+    process.stderr.write(`--load is show, frames or commands, not ${values.load}\n`);
+    process.exit(2);
+  }
   const frames = values.load !== 'commands';
   const commands = values.load !== 'frames';
   VARIANTS.splice(
