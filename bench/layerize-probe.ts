@@ -2,9 +2,10 @@
  * What moving ten radar dots 18 times a second costs Chromium's main thread, apart from the HUD
  * (issue 23, docs/performance.md "The radar's dots"): minimal pages in the tests' Chromium, each
  * traced for a few seconds, counting the full layerisations (`PaintArtifactCompositor::Update`)
- * and the main thread's busy time. Four pages: the dots as elements on layers of their own moved
- * by `style.transform` (as /hud moves them), the same dots drawn on a canvas, and each beside 400
- * lines of text (a page with more in it, as /hud has).
+ * and the busy time of the main thread and of all threads. The dots as elements on layers of their
+ * own moved by `style.transform` (as /hud moves them), drawn on a canvas, and in an inline SVG moved
+ * by their `cx`/`cy`, each alone and beside 400 lines of text (a page with more in it, as /hud has);
+ * and the SVG's dots as groups moved by a `transform` attribute, beside the lines.
  * Usage: npx tsx bench/layerize-probe.ts [--seconds 5]
  */
 import { parseArgs } from 'node:util';
@@ -58,6 +59,50 @@ const CANVAS = `
     }
   }, 1000 / 18);`;
 
+const SVG_NS = `const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('width', '380'); svg.setAttribute('height', '380');
+  const ground = document.createElementNS(NS, 'rect');
+  ground.setAttribute('width', '380'); ground.setAttribute('height', '380'); ground.setAttribute('fill', '#121823');
+  svg.append(ground);
+  document.getElementById('square').append(svg);
+  let t = 0;`;
+
+const SVG_ATTRIBUTES = `${SVG_NS}
+  const dots = Array.from({ length: 10 }, (_, i) => {
+    const disc = document.createElementNS(NS, 'circle');
+    disc.setAttribute('r', '12'); disc.setAttribute('fill', '#5b8def');
+    const label = document.createElementNS(NS, 'text');
+    label.setAttribute('fill', '#fff'); label.setAttribute('text-anchor', 'middle');
+    label.setAttribute('font', 'bold 15px sans-serif');
+    label.textContent = String(i);
+    svg.append(disc, label);
+    return [disc, label];
+  });
+  setInterval(() => {
+    t++;
+    dots.forEach(([disc, label], i) => {
+      const [x, y] = at(t, i);
+      disc.setAttribute('cx', x); disc.setAttribute('cy', y);
+      label.setAttribute('x', x); label.setAttribute('y', y + 5);
+    });
+  }, 1000 / 18);`;
+
+const SVG_GROUPS = `${SVG_NS}
+  const dots = Array.from({ length: 10 }, (_, i) => {
+    const group = document.createElementNS(NS, 'g');
+    group.innerHTML = '<circle r="12" fill="#5b8def"/><text y="5" fill="#fff" text-anchor="middle">' + i + '</text>';
+    svg.append(group);
+    return group;
+  });
+  setInterval(() => {
+    t++;
+    dots.forEach((group, i) => {
+      const [x, y] = at(t, i);
+      group.setAttribute('transform', 'translate(' + x + ' ' + y + ')');
+    });
+  }, 1000 / 18);`;
+
 function page(script: string, lines: number): string {
   const text = Array.from(
     { length: lines },
@@ -80,6 +125,9 @@ const PAGES: Array<[string, string]> = [
   ['dots as elements, 400 lines beside', page(ELEMENTS, 400)],
   ['dots on a canvas', page(CANVAS, 0)],
   ['dots on a canvas, 400 lines beside', page(CANVAS, 400)],
+  ['dots in an SVG, moved by cx/cy', page(SVG_ATTRIBUTES, 0)],
+  ['dots in an SVG, moved by cx/cy, 400 lines beside', page(SVG_ATTRIBUTES, 400)],
+  ['dots in an SVG, groups moved by transform, 400 lines beside', page(SVG_GROUPS, 400)],
 ];
 
 const browser = await launchChromium();
@@ -101,11 +149,12 @@ try {
       (update.count / seconds).toFixed(1),
       (update.us / 1000 / seconds).toFixed(1),
       (busy / 1000 / seconds).toFixed(1),
+      ([...busyByThread(trace)].reduce((sum, [, us]) => sum + us, 0) / 1000 / seconds).toFixed(1),
     ]);
   }
 } finally {
   await browser.close();
 }
 process.stdout.write(
-  `| page (10 dots moved 18 times a second) | layerisations a second | layerisation, ms a second | main thread busy, ms a second |\n|---|---|---|---|\n${rows.map((row) => `| ${row.join(' | ')} |`).join('\n')}\n`,
+  `| page (10 dots moved 18 times a second) | layerisations a second | layerisation, ms a second | main thread busy, ms a second | all threads busy, ms a second |\n|---|---|---|---|---|\n${rows.map((row) => `| ${row.join(' | ')} |`).join('\n')}\n`,
 );
