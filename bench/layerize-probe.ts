@@ -74,7 +74,7 @@ const SVG_ATTRIBUTES = `${SVG_NS}
     disc.setAttribute('r', '12'); disc.setAttribute('fill', '#5b8def');
     const label = document.createElementNS(NS, 'text');
     label.setAttribute('fill', '#fff'); label.setAttribute('text-anchor', 'middle');
-    label.setAttribute('font', 'bold 15px sans-serif');
+    label.setAttribute('font-family', 'sans-serif'); label.setAttribute('font-size', '15'); label.setAttribute('font-weight', 'bold');
     label.textContent = String(i);
     svg.append(disc, label);
     return [disc, label];
@@ -91,7 +91,7 @@ const SVG_ATTRIBUTES = `${SVG_NS}
 const SVG_GROUPS = `${SVG_NS}
   const dots = Array.from({ length: 10 }, (_, i) => {
     const group = document.createElementNS(NS, 'g');
-    group.innerHTML = '<circle r="12" fill="#5b8def"/><text y="5" fill="#fff" text-anchor="middle">' + i + '</text>';
+    group.innerHTML = '<circle r="12" fill="#5b8def"/><text y="5" fill="#fff" text-anchor="middle" font-family="sans-serif" font-size="15" font-weight="bold">' + i + '</text>';
     svg.append(group);
     return group;
   });
@@ -143,13 +143,14 @@ try {
     await tab.context().close();
     const main = eventsOn(trace, 'CrRendererMain');
     const update = main.get('PaintArtifactCompositor::Update') ?? { us: 0, count: 0 };
-    const busy = [...busyByThread(trace)].find(([thread]) => thread.endsWith('/ CrRendererMain'))?.[1] ?? 0;
+    const threads = [...busyByThread(trace)];
+    const busy = threads.find(([thread]) => thread.endsWith('/ CrRendererMain'))?.[1] ?? 0;
     rows.push([
       name,
       (update.count / seconds).toFixed(1),
       (update.us / 1000 / seconds).toFixed(1),
       (busy / 1000 / seconds).toFixed(1),
-      ([...busyByThread(trace)].reduce((sum, [, us]) => sum + us, 0) / 1000 / seconds).toFixed(1),
+      (threads.reduce((sum, [, us]) => sum + us, 0) / 1000 / seconds).toFixed(1),
     ]);
   }
 } finally {
