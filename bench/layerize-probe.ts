@@ -59,7 +59,8 @@ const CANVAS = `
     }
   }, 1000 / 18);`;
 
-const SVG_NS = `const NS = 'http://www.w3.org/2000/svg';
+/** The square as an inline SVG with its ground, the start of both SVG pages. */
+const SVG_SQUARE = `const NS = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(NS, 'svg');
   svg.setAttribute('width', '380'); svg.setAttribute('height', '380');
   const ground = document.createElementNS(NS, 'rect');
@@ -68,7 +69,7 @@ const SVG_NS = `const NS = 'http://www.w3.org/2000/svg';
   document.getElementById('square').append(svg);
   let t = 0;`;
 
-const SVG_ATTRIBUTES = `${SVG_NS}
+const SVG_ATTRIBUTES = `${SVG_SQUARE}
   const dots = Array.from({ length: 10 }, (_, i) => {
     const disc = document.createElementNS(NS, 'circle');
     disc.setAttribute('r', '12'); disc.setAttribute('fill', '#5b8def');
@@ -88,7 +89,7 @@ const SVG_ATTRIBUTES = `${SVG_NS}
     });
   }, 1000 / 18);`;
 
-const SVG_GROUPS = `${SVG_NS}
+const SVG_GROUPS = `${SVG_SQUARE}
   const dots = Array.from({ length: 10 }, (_, i) => {
     const group = document.createElementNS(NS, 'g');
     group.innerHTML = '<circle r="12" fill="#5b8def"/><text y="5" fill="#fff" text-anchor="middle" font-family="sans-serif" font-size="15" font-weight="bold">' + i + '</text>';

@@ -45,9 +45,9 @@ const cpuOf = (event: TraceEvent) => event.tdur ?? event.dur ?? 0;
 const TASKS = new Set(['RunTask', 'ThreadControllerImpl::RunTask', 'ThreadPool_RunTask']);
 
 /**
- * Each thread's busy time in µs, by "process / thread" (threads of the same name added): its tasks' CPU. A task's `RunTask` holds its
- * `ThreadControllerImpl::RunTask` (a thread may log only one of the two), so a task counts once, by
- * its outermost event.
+ * Each thread's busy time in µs, by "process / thread" (threads of the same name added): its tasks'
+ * CPU. A task's `RunTask` holds its `ThreadControllerImpl::RunTask` (a thread may log only one of the
+ * two), so a task counts once, by its outermost event.
  */
 export function busyByThread(trace: Trace): Map<string, number> {
   const busy = new Map<string, number>();
