@@ -67,7 +67,8 @@ export type ObsSocketEvent =
   /** Also sent when a try never got as far as a connection (refused, DNS, bad URL). */
   | { type: 'obs.socket.closed'; code: number; reason: string; failure: ObsFailure }
   | { type: 'obs.replayBuffer.state'; active: boolean }
-  | { type: 'obs.replay.saved'; path: string }
+  /** `folder`: where OBS says it records (GetRecordDirectory); only a clip inside it is served. */
+  | { type: 'obs.replay.saved'; path: string; folder: string }
   | { type: 'obs.replay.saveFailed'; message: string };
 
 export type ObsConnectionEvent =
@@ -77,7 +78,7 @@ export type ObsConnectionEvent =
 
 /** Emitted events (actor.on): the outcome of every `obs.replay.save`, and saves started in OBS itself. */
 export type ObsConnectionEmitted =
-  | { type: 'replay.saved'; path: string }
+  | { type: 'replay.saved'; path: string; folder: string }
   | { type: 'replay.failed'; message: string };
 
 export interface ObsConnectionContext {
@@ -143,7 +144,11 @@ export const obsConnectionMachine = setup({
     markConnected: assign({ attempt: 0, lastError: null }),
     sendSaveToSocket: sendTo('obsSocket', { type: 'obs.replay.save' } satisfies ObsSocketCommand),
     markSaveInFlight: assign({ saveInFlight: true }),
-    emitSaved: emit((_, params: { path: string }) => ({ type: 'replay.saved' as const, path: params.path })),
+    emitSaved: emit((_, params: { path: string; folder: string }) => ({
+      type: 'replay.saved' as const,
+      path: params.path,
+      folder: params.folder,
+    })),
     completeSave: assign({ saveInFlight: false }),
     emitRefused: emit((_, params: { message: string }) => ({
       type: 'replay.failed' as const,
@@ -278,7 +283,7 @@ export const obsConnectionMachine = setup({
                       actions: ['markSaveInFlight', 'sendSaveToSocket'],
                     },
                     // A save started in OBS itself (hotkey, button) or one that arrives after its timeout.
-                    'obs.replay.saved': { actions: { type: 'emitSaved', params: pathOf } },
+                    'obs.replay.saved': { actions: { type: 'emitSaved', params: clipOf } },
                   },
                 },
                 saving: {
@@ -289,7 +294,7 @@ export const obsConnectionMachine = setup({
                     'obs.replay.save': { description: 'Joins the save in flight: one answer for both.' },
                     'obs.replay.saved': {
                       target: 'idle',
-                      actions: ['completeSave', { type: 'emitSaved', params: pathOf }],
+                      actions: ['completeSave', { type: 'emitSaved', params: clipOf }],
                     },
                     'obs.replay.saveFailed': {
                       target: 'idle',
@@ -313,8 +318,8 @@ function closeOf({ event }: { event: ObsClose }): ObsClose {
   return { code: event.code, reason: event.reason, failure: event.failure };
 }
 
-function pathOf({ event }: { event: { path: string } }) {
-  return { path: event.path };
+function clipOf({ event }: { event: { path: string; folder: string } }) {
+  return { path: event.path, folder: event.folder };
 }
 
 function errorText(error: unknown): string {

@@ -37,6 +37,8 @@ export interface AppServerDeps extends WsDeps {
   game: GameData;
   /** The uploaded images. */
   media: MediaStore;
+  /** The data directory: never served as a replay. */
+  dataDir: string;
   secrets: WsDeps['secrets'] &
     Pick<Secrets, 'signInKey' | 'regenerateToken' | 'regenerateSignInKey' | 'viewKey' | 'regenerateViewKey'>;
   /** The operator app's signed-in browsers. */
@@ -76,7 +78,7 @@ export async function buildAppServer(
     access,
   });
   await app.register(readRoutes, { catalogue: service.catalogue, state: service.hub });
-  await app.register(mediaPlugin, { media: service.media, hub: service.hub });
+  await app.register(mediaPlugin, { media: service.media, hub: service.hub, dataDir: service.dataDir });
   await app.register(gameRoutes, { game: service.game, rateLimit: access.rateLimit });
   await app.register(pagesPlugin, { root: pagesDir });
   return app;

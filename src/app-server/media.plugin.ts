@@ -2,7 +2,7 @@
  * The files the broadcast pages show that are not the pages themselves: the images of the media
  * store (the operator's uploads: event logo, sponsors, talent photos, team logos; and the team
  * logos the server fetched), served at /media/<id>; and the replay clips OBS saved, each served
- * from exactly the path OBS reported.
+ * from exactly the path OBS reported, when that file is a clip (src/obs/replay-clip.ts).
  */
 import { basename, dirname, join } from 'node:path';
 import send from '@fastify/send';
@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { parse as parseRange } from 'range-parser';
 import { checkPayload } from '../core/dispatcher.ts';
 import type { StateHub } from '../core/state-hub.ts';
 import type { MediaStore } from '../persistence/media-store.ts';
@@ -26,6 +27,8 @@ import {
 } from '../protocol/media.ts';
 import { MediaIdSchema } from '../protocol/settings.ts';
 import type { EventMessage } from '../protocol/websocket.ts';
+import { type OpenClip, openReplayClip, type ReportedClip } from '../obs/replay-clip.ts';
+import { REPLAY_PATH } from './page-paths.ts';
 import { radarImageRoute } from './radar-image.route.ts';
 
 /** How many reported replay clips stay servable (the newest ones). */
@@ -51,7 +54,32 @@ const UploadSchema = Type.Object(
 );
 const checkUpload = compiledCheck(UploadSchema);
 
-/** Sends one file with ranges (a video element seeks), or the envelope when it cannot. */
+/**
+ * Sends a clip from the file that was checked (never opened again by its name), with one byte range
+ * when asked (a video element seeks); a range it cannot honour gets the whole file, as HTTP allows.
+ */
+function sendClip(request: FastifyRequest, reply: FastifyReply, clip: OpenClip): FastifyReply {
+  const { handle, size, type } = clip;
+  const asked = request.headers.range === undefined ? null : parseRange(size, request.headers.range);
+  const range = asked?.code === 0 && asked.type === 'bytes' && asked.ranges.length === 1 ? asked.ranges[0] : null;
+  const { start, end } = range ?? { start: 0, end: size - 1 };
+  reply.headers({
+    'content-type': type,
+    'accept-ranges': 'bytes',
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+  });
+  if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
+  if (size === 0) {
+    void handle.close();
+    return reply.header('content-length', 0).send('');
+  }
+  return reply
+    .header('content-length', end - start + 1)
+    .send(handle.createReadStream({ start, end, autoClose: true }));
+}
+
+/** Sends one stored image, or the envelope when it is gone. */
 async function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -78,14 +106,17 @@ export interface MediaOptions {
   media: Pick<MediaStore, 'dir' | 'store'>;
   /** The events, for the replay clips OBS reports. */
   hub: Pick<StateHub, 'emitter'>;
+  /** The service's data directory: no file in it is ever served as a replay. */
+  dataDir: string;
 }
 
-const mediaPlugin: FastifyPluginAsyncTypebox<MediaOptions> = async (app, { media, hub }) => {
-  const replays: string[] = [];
+const mediaPlugin: FastifyPluginAsyncTypebox<MediaOptions> = async (app, { media, hub, dataDir }) => {
+  const replays: ReportedClip[] = [];
   const onEvent = (message: EventMessage) => {
     if (message.event !== 'replay.saved') return;
-    const { path } = message.data as { path: string };
-    replays.splice(0, replays.length, ...[path, ...replays.filter((p) => p !== path)].slice(0, KEPT_REPLAYS));
+    const clip = message.data as ReportedClip;
+    const others = replays.filter((kept) => kept.path !== clip.path);
+    replays.splice(0, replays.length, ...[clip, ...others].slice(0, KEPT_REPLAYS));
   };
   hub.emitter.on('event', onEvent);
   app.addHook('onClose', async () => hub.emitter.off('event', onEvent));
@@ -127,19 +158,20 @@ const mediaPlugin: FastifyPluginAsyncTypebox<MediaOptions> = async (app, { media
     });
   });
 
-  app.get<{ Querystring: { path?: string | string[] } }>('/replay', async (request, reply) => {
+  app.get<{ Querystring: { path?: string | string[] } }>(REPLAY_PATH, async (request, reply) => {
     const { path } = request.query;
     if (typeof path !== 'string' || path === '') {
       throw invalidPayload('path: name one clip OBS saved, as GET /replay?path=<its path>');
     }
     // Only a path OBS reported: never a file a caller names.
-    if (!replays.includes(path)) {
+    const reported = replays.find((clip) => clip.path === path);
+    if (!reported) {
       throw new ServiceError(
         'not_found',
         'no saved replay at that path: only the clips OBS reported are served',
       );
     }
-    return sendFile(request, reply, path, { 'cache-control': 'no-cache' });
+    return sendClip(request, reply, await openReplayClip(reported, dataDir));
   });
 };
 

@@ -20,7 +20,7 @@ import { hostRefusal, missingHost } from '../http/host-check.ts';
 import { isUpgrade, PAGE_WS_PATHS, upgradePathRefusal } from '../http/upgrade.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { GAME_DATA_PATH } from '../protocol/game.ts';
-import { isOverlayPagePath } from './page-paths.ts';
+import { needsPageCredential } from './page-paths.ts';
 
 /** Whether an Origin header is this server's own (same host and port as the request's Host). */
 export function isOwnOrigin(origin: string, host: string | undefined): boolean {
@@ -82,7 +82,7 @@ async function refusalOf(request: FastifyRequest, options: PageAccessOptions): P
   if (path.startsWith(PANEL_API) && !request.signedIn) {
     return new ServiceError('unauthorized', 'sign in to the operator app first (its sign-in address or key)');
   }
-  if (upgrade || path.startsWith('/api/') || isOverlayPagePath(path)) {
+  if (upgrade || path.startsWith('/api/') || needsPageCredential(path)) {
     return credentialRefusal(request, options, peer, reading || upgrade);
   }
   return null;

@@ -12,3 +12,9 @@ export function isOverlayPagePath(path: string): boolean {
   if (!path.startsWith('/scenes/')) return false;
   return SCENE_PAGES.includes(path.slice('/scenes/'.length).replace(/\/$/, ''));
 }
+
+/** Where the overlay plays the replay clips OBS saved (`/replay?path=`): the overlay's credential applies. */
+export const REPLAY_PATH = '/replay';
+
+/** What a local-network browser may load only with a credential: the overlay pages and their replays. */
+export const needsPageCredential = (path: string) => isOverlayPagePath(path) || path === REPLAY_PATH;

@@ -43,9 +43,19 @@ export const obsSocket = fromCallback<ObsSocketCommand, ObsSocketInput>(({ input
   obs.on('ReplayBufferStateChanged', ({ outputActive }) =>
     report({ type: 'obs.replayBuffer.state', active: outputActive }),
   );
-  obs.on('ReplayBufferSaved', ({ savedReplayPath }) =>
-    report({ type: 'obs.replay.saved', path: savedReplayPath }),
-  );
+  // The clip is served to the pages only from inside the folder OBS records to, so ask for it with
+  // every save (the operator can change it in OBS at any time).
+  obs.on('ReplayBufferSaved', ({ savedReplayPath }) => {
+    obs.call('GetRecordDirectory').then(
+      ({ recordDirectory }) =>
+        report({ type: 'obs.replay.saved', path: savedReplayPath, folder: recordDirectory }),
+      (error: unknown) =>
+        report({
+          type: 'obs.replay.saveFailed',
+          message: `OBS saved a clip but did not say where it records (${describeRefusal(error)})`,
+        }),
+    );
+  });
 
   receive((command) => {
     switch (command.type) {

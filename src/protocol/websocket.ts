@@ -225,7 +225,10 @@ export const EVENT_MESSAGES = [
   ),
   eventOf(
     'replay.saved',
-    Type.Object({ path: Type.String() }),
+    Type.Object({
+      path: Type.String({ description: 'The clip, as OBS named it: the overlay plays GET /replay?path=<path>' }),
+      folder: Type.String({ description: 'The folder OBS records to: a clip outside it is not served' }),
+    }),
     'Notification: OBS saved the replay buffer to this file',
   ),
   eventOf(

@@ -3,10 +3,11 @@
  * loaded and transitions off, a stand-in OBS whose saved replay the overlay plays, and that replay
  * held on air (paused on its first frames) or let play to its end.
  */
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page, ViewportSize } from 'playwright-core';
 import { fromCallback } from 'xstate';
-import type { ObsSocketCommand, ObsSocketInput } from '../../machines/obs-connection.machine.ts';
+import type { ObsSocketCommand, ObsSocketEvent, ObsSocketInput } from '../../machines/obs-connection.machine.ts';
 import { obsConnectionLive } from '../../src/obs/obs-socket.ts';
 import type { RunningServer } from '../../src/server.ts';
 
@@ -66,7 +67,7 @@ export async function probedOverlay(
   return page;
 }
 
-/** A stand-in OBS socket: connected, replay buffer on, and each save reports `clip` as saved. */
+/** A stand-in OBS socket: connected, replay buffer on, and each save reports `clip` as saved (OBS records to its folder). */
 export const standInObs = (clip: string) =>
   obsConnectionLive.provide({
     actors: {
@@ -74,7 +75,9 @@ export const standInObs = (clip: string) =>
         sendBack({ type: 'obs.socket.connected' });
         sendBack({ type: 'obs.replayBuffer.state', active: true });
         receive((command) => {
-          if (command.type === 'obs.replay.save') sendBack({ type: 'obs.replay.saved', path: clip });
+          if (command.type === 'obs.replay.save') {
+            sendBack({ type: 'obs.replay.saved', path: clip, folder: dirname(clip) } satisfies ObsSocketEvent);
+          }
         });
       }),
     },

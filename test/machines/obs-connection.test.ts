@@ -22,6 +22,7 @@ import { obsProblemOf } from '../helpers/obs-problem.ts';
 
 const SETTINGS: ObsSettings = { url: 'ws://127.0.0.1:4455', password: 'secret', enabled: true };
 const REPLAY_PATH = '/home/caster/Videos/Replay 2025-01-01 20-00-00.mkv';
+const REPLAY_FOLDER = '/home/caster/Videos';
 
 /** A stand-in for OBS: every socket the machine opens, what it was given and what it was told. */
 interface FakeSocket {
@@ -106,7 +107,7 @@ const MODEL_EVENTS: ModelEvent[] = [
   { type: 'obs.replayBuffer.state', active: true },
   { type: 'obs.replayBuffer.state', active: false },
   { type: 'obs.replay.save' },
-  { type: 'obs.replay.saved', path: REPLAY_PATH },
+  { type: 'obs.replay.saved', path: REPLAY_PATH, folder: REPLAY_FOLDER },
   { type: 'obs.replay.saveFailed', message: 'code 501' },
   { type: 'obs.configure', ...SETTINGS },
   { type: 'obs.configure', ...SETTINGS, enabled: false },
@@ -140,7 +141,7 @@ function expectedEmits(before: ObsConnectionSnapshot, event: ModelEvent): ObsCon
     case 'obs.replay.save':
       return connected ? [] : [{ type: 'replay.failed', message: 'OBS is not connected' }];
     case 'obs.replay.saved':
-      return connected ? [{ type: 'replay.saved', path: event.path }] : [];
+      return connected ? [{ type: 'replay.saved', path: event.path, folder: event.folder }] : [];
     case 'obs.replay.saveFailed':
       return saving
         ? [{ type: 'replay.failed', message: `OBS refused to save the replay: ${event.message}` }]
@@ -540,8 +541,8 @@ describe('obsConnectionMachine, save_replay', () => {
     h.actor.send({ type: 'obs.replay.save' });
     expect(h.socket().commands).toEqual([{ type: 'obs.replay.save' }]);
     expect(h.emitted).toEqual([]);
-    h.socket().report({ type: 'obs.replay.saved', path: REPLAY_PATH });
-    expect(h.emitted).toEqual([{ type: 'replay.saved', path: REPLAY_PATH }]);
+    h.socket().report({ type: 'obs.replay.saved', path: REPLAY_PATH, folder: REPLAY_FOLDER });
+    expect(h.emitted).toEqual([{ type: 'replay.saved', path: REPLAY_PATH, folder: REPLAY_FOLDER }]);
   });
 
   it('emits replay.failed when OBS refuses the save', () => {
@@ -593,14 +594,14 @@ describe('obsConnectionMachine, save_replay', () => {
     h.actor.send({ type: 'obs.replay.save' });
     h.actor.send({ type: 'obs.replay.save' });
     expect(h.socket().commands).toHaveLength(1);
-    h.socket().report({ type: 'obs.replay.saved', path: REPLAY_PATH });
-    expect(h.emitted).toEqual([{ type: 'replay.saved', path: REPLAY_PATH }]);
+    h.socket().report({ type: 'obs.replay.saved', path: REPLAY_PATH, folder: REPLAY_FOLDER });
+    expect(h.emitted).toEqual([{ type: 'replay.saved', path: REPLAY_PATH, folder: REPLAY_FOLDER }]);
   });
 
   it('reports a save started in OBS itself (hotkey) as replay.saved', () => {
     const h = connectedWithBuffer();
-    h.socket().report({ type: 'obs.replay.saved', path: REPLAY_PATH });
-    expect(h.emitted).toEqual([{ type: 'replay.saved', path: REPLAY_PATH }]);
+    h.socket().report({ type: 'obs.replay.saved', path: REPLAY_PATH, folder: REPLAY_FOLDER });
+    expect(h.emitted).toEqual([{ type: 'replay.saved', path: REPLAY_PATH, folder: REPLAY_FOLDER }]);
   });
 
   it('says buffer_inactive while connected with the buffer stopped', () => {

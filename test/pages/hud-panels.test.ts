@@ -7,31 +7,15 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { fromCallback } from 'xstate';
-import type { ObsSocketCommand, ObsSocketInput } from '../../machines/obs-connection.machine.ts';
-import { obsConnectionLive } from '../../src/obs/obs-socket.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build, get, ok, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { panelApi, seriesInProgress } from '../helpers/hud.ts';
+import { standInObs } from '../helpers/hud-pages.ts';
 import { postLiveGame } from '../helpers/live-game.ts';
 import { makeClip, makeLogo } from '../helpers/media.ts';
 
 const FULL_HD = { width: 1920, height: 1080 };
-
-/** An OBS socket stand-in: connected, replay buffer on, and each save reports `clip` as saved. */
-const standInObs = (clip: string) =>
-  obsConnectionLive.provide({
-    actors: {
-      obsSocket: fromCallback<ObsSocketCommand, ObsSocketInput>(({ sendBack, receive }) => {
-        sendBack({ type: 'obs.socket.connected' });
-        sendBack({ type: 'obs.replayBuffer.state', active: true });
-        receive((command) => {
-          if (command.type === 'obs.replay.save') sendBack({ type: 'obs.replay.saved', path: clip });
-        });
-      }),
-    },
-  });
 
 describe.skipIf(!chromiumAvailable)('the HUD overlay panels in Chromium', () => {
   const chromium = chromiumPerFile();

@@ -58,7 +58,7 @@ describe('serializeMessage', () => {
       revision: 6,
       data: { player: { slot: 3, provider: 'live' }, durationMs: 5000 },
     },
-    { type: 'event', event: 'replay.saved', revision: 6, data: { path: '/tmp/Replay "1".mkv' } },
+    { type: 'event', event: 'replay.saved', revision: 6, data: { path: '/tmp/Replay "1".mkv', folder: '/tmp' } },
     { type: 'pong', id: 'p', revision: 2 },
     { type: 'error', id: null, error: 'invalid_payload', message: 'the message is not JSON' },
     {

@@ -56,12 +56,17 @@ export function socketUrl(role: string, location: Location = window.location): s
   const url = new URL('/ws', location.href);
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   url.searchParams.set('role', role);
+  return withPageCredential(url, location).toString();
+}
+
+/** `url` with this page's credential from its own address (`?view=` or `?token=`), for what it loads. */
+export function withPageCredential(url: URL, location: Location = window.location): URL {
   const query = new URLSearchParams(location.search);
   for (const name of ['view', 'token']) {
     const value = query.get(name);
     if (value) url.searchParams.set(name, value);
   }
-  return url.toString();
+  return url;
 }
 
 export class Client {

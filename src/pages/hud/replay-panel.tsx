@@ -4,9 +4,14 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import { withPageCredential } from '../common/client.ts';
 import { lastReplay } from '../common/store.ts';
 
-export const replayUrl = (path: string) => `/replay?path=${encodeURIComponent(path)}`;
+/** The clip's address; from another machine the overlay's own credential goes along (docs/obs.md). */
+export function replayUrl(path: string): string {
+  const credential = withPageCredential(new URL('/', window.location.href)).search.slice(1);
+  return `/replay?path=${encodeURIComponent(path)}${credential ? `&${credential}` : ''}`;
+}
 
 export function ReplayPanel() {
   const clip = lastReplay.value;
