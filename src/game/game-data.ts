@@ -239,9 +239,10 @@ export class GameData implements LiveStats {
     }
     if (!this.#check.Check(body)) {
       const first = this.#check.Errors(body).First();
-      throw invalidPayload(
-        `game state frame: ${first ? `${first.path || '/'} ${first.message}` : 'not valid'}`,
-      );
+      if (!first) throw invalidPayload('game state frame: not valid');
+      // A field's description says what it takes more plainly than its pattern (a point, a countdown).
+      const why = first.schema.description ? `Expected ${first.schema.description}` : first.message;
+      throw invalidPayload(`game state frame: ${first.path || '/'} ${why}`);
     }
     const players = playersProblem(body.allplayers);
     if (players) throw invalidPayload(`game state frame: ${players}`);

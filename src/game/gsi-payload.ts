@@ -32,8 +32,29 @@ const MapCount = Range(0, 99_999);
 const SignedMapCount = Range(-99_999, 99_999);
 /** Rounds in a clip or in reserve: no weapon holds a thousand. */
 const Ammo = Range(0, 999);
-/** The game writes countdowns as text ("13.4"); accept a number too. */
-const Seconds = Type.Union([Type.String({ maxLength: 32 }), Type.Number()]);
+/** Steam's app ids and the game's build numbers are unsigned 32-bit numbers. */
+const Uint32 = Range(0, 2 ** 32 - 1);
+
+/*
+ * Numbers the game writes as text, as C's printf writes decimals ("13.4", "-418.49"): never an
+ * exponent, NaN or Infinity, which Number() would read all the same. At most five digits before the
+ * point, so under 100,000: a map's world reaches 16,384 units either side of its origin (Source and
+ * Source 2 alike) and a phase lasts minutes (a round at most mp_roundtime's hour), far below it.
+ */
+const DECIMAL = String.raw`\d{1,5}(?:\.\d+)?`;
+const DECIMAL_LIMIT = 100_000;
+/** A unit vector's component: -1 to 1. */
+const UNIT = String.raw`(?:0(?:\.\d+)?|1(?:\.0+)?)`;
+/** "x, y, z" of three such numbers (the game writes ", "; other spacing reads the same). */
+const triple = (n: string) => String.raw`^\s*${n}\s*,\s*${n}\s*,\s*${n}\s*$`;
+/** Seconds left or gone: text ("13.4") or, in some builds, a number; 0 up to 100,000 either way. */
+const Seconds = Type.Union(
+  [
+    Type.String({ maxLength: 32, pattern: `^${DECIMAL}$` }),
+    Type.Number({ minimum: 0, exclusiveMaximum: DECIMAL_LIMIT }),
+  ],
+  { description: 'seconds from 0 to under 100,000, as a decimal ("13.4") or a number' },
+);
 const loose = <T extends Record<string, TSchema>>(properties: T) =>
   Type.Partial(Type.Object(properties, { additionalProperties: true }));
 
@@ -45,8 +66,18 @@ export const GsiTeam = loose({
   timeouts_remaining: Type.Integer({ minimum: 0, maximum: 99 }),
 });
 
-/** A point as the game writes it: "x, y, z" in world units. */
-const Vector = Text(96);
+/** A point (or a velocity) as the game writes it: "x, y, z" in world units, each under 100,000 from 0. */
+const Vector = Type.String({
+  maxLength: 96,
+  pattern: triple(`-?${DECIMAL}`),
+  description: '"x, y, z": three decimals, each under 100,000 from 0',
+});
+/** Where a player looks: "x, y, z" of a unit vector, each -1 to 1. */
+const Direction = Type.String({
+  maxLength: 96,
+  pattern: triple(`-?${UNIT}`),
+  description: '"x, y, z": three decimals, each from -1 to 1',
+});
 
 export const GsiMap = loose({
   mode: Text(64),
@@ -105,7 +136,7 @@ const playerFields = {
   // weapon_0, weapon_1 …: a player carries a dozen at most.
   weapons: Type.Record(Type.String({ maxLength: 32 }), GsiWeapon, { maxProperties: 64 }),
   position: Vector,
-  forward: Vector,
+  forward: Direction,
 };
 
 export const GsiAllPlayer = loose(playerFields);
@@ -120,7 +151,7 @@ export const GsiPlayer = loose({
 /** A grenade in flight or in effect (`allgrenades`): an inferno has flames instead of a position. */
 export const GsiGrenade = loose({
   // The game writes the owner's SteamID64 as a number in some builds, as text in others.
-  owner: Type.Union([Text(32), Type.Integer({ minimum: 0 })]),
+  owner: Type.Union([Text(32), Type.Integer({ minimum: 0, maximum: 2 ** 64 })]),
   type: Text(32),
   position: Vector,
   velocity: Vector,
@@ -130,14 +161,18 @@ export const GsiGrenade = loose({
 });
 
 export const GsiPayload = loose({
-  // Some builds write the timestamp as text.
   provider: loose({
     name: Text(),
     // Not counters: an app id, a build number, a Unix time.
-    appid: Type.Integer(),
-    version: Type.Integer(),
+    appid: Uint32,
+    version: Uint32,
     steamid: Text(32),
-    timestamp: Type.Union([Type.Integer(), Type.String({ maxLength: 32 })]),
+    // Seconds (1654689636), as a number or, in some builds, as text. Any whole number a float holds
+    // exactly: a build that counted in milliseconds would still be the game.
+    timestamp: Type.Union([
+      Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+      Type.String({ pattern: String.raw`^\d{1,16}$` }),
+    ]),
   }),
   map: GsiMap,
   round: GsiRound,
