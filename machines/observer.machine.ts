@@ -42,6 +42,13 @@ export const OBSERVER_DEFAULTS: ObserverInput = {
 /** Waits between failed tries while the game's console is away; the last step repeats. */
 export const NETCON_BACKOFF_MS = [1_000, 2_000, 5_000, 10_000] as const;
 
+/**
+ * A connection counts as lasting once it has stayed up this long (the longest wait): only then does
+ * the back-off start again from 1 s. A console that accepts and closes at once is a failed try like
+ * a refused one, so it cannot make the link knock every second.
+ */
+export const NETCON_STABLE_MS = 10_000;
+
 export function netconBackoffDelay(attempt: number): number {
   const index = Math.min(Math.max(attempt, 1), NETCON_BACKOFF_MS.length) - 1;
   return NETCON_BACKOFF_MS[index] ?? NETCON_BACKOFF_MS[3];
@@ -121,6 +128,7 @@ export interface ObserverContext {
   /** `now` of the last frame, the time a cut sent on (re)connect is counted from. */
   lastFrameAt: number | null;
   linkConnected: boolean;
+  /** Failed tries since the link last lasted NETCON_STABLE_MS; a connection closed sooner is one. */
   attempt: number;
   lastError: NetconClose | null;
 }
@@ -151,6 +159,7 @@ export const observerMachine = setup({
   },
   delays: {
     retryDelay: ({ context }) => netconBackoffDelay(context.attempt),
+    linkStable: NETCON_STABLE_MS,
   },
   guards: {
     isOff: ({ context }) => !context.settings.enabled || !context.subscriptionActive,
@@ -216,7 +225,7 @@ export const observerMachine = setup({
         ),
       });
     }),
-    markConnected: assign({ linkConnected: true, attempt: 0, lastError: null }),
+    markConnected: assign({ linkConnected: true }),
     markDisconnected: assign({ linkConnected: false, sentSteamid: null, follow: null, sentAt: null }),
     recordClose: assign((_, params: NetconClose) => ({ lastError: params })),
     recordSocketError: assign((_, params: { error: unknown }) => ({
@@ -314,7 +323,7 @@ export const observerMachine = setup({
         },
         backoff: {
           description:
-            'The game console is away (game closed or restarting): waits 1, 2, 5, then every 10 s before the next try. Never blocks the observer.',
+            'The game console is away (game closed or restarting), or closed the link before it lasted 10 s: waits 1, 2, 5, then every 10 s before the next try. Never blocks the observer.',
           always: { guard: not('wantsLink'), target: 'off' },
           after: { retryDelay: { target: 'session' } },
         },
@@ -354,9 +363,10 @@ export const observerMachine = setup({
             },
             connected: {
               description:
-                'Connected: every new camera target of the director goes to the game; the current one is sent at once on (re)connect.',
+                'Connected: every new camera target of the director goes to the game; the current one is sent at once on (re)connect. The back-off starts again from 1 s only after the link has lasted 10 s.',
               entry: ['markConnected', 'sendCameraCut'],
               exit: 'markDisconnected',
+              after: { linkStable: { actions: 'resetAttempts' } },
             },
           },
         },

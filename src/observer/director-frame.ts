@@ -2,7 +2,8 @@
  * A game frame (the GSI JSON the game POSTs, as validated by src/game/gsi-payload.ts) as the
  * director's input. Only the fields the director reads are declared here, so this file does not
  * depend on where the payload schema lives. The raw `allplayers` entries carry `position` and
- * `forward` as text ("1093.92, 2512.16, 96.03"), which the payload schema does not type.
+ * `forward` as text ("1093.92, 2512.16, 96.03"), which the payload schema checks as three decimals;
+ * this file parses them again on its own.
  */
 import type {
   DirectorFrame,

@@ -16,9 +16,16 @@ import {
 } from '../../machines/observer.machine.ts';
 import { checkNetconAddress } from './netcon-address.ts';
 import { type ConsoleDialect, cutLines, isAllowedLine, RELEASE_LINE } from './netcon-lines.ts';
+import { discardOutput, NETCON_READ_BUDGET } from './netcon-output.ts';
 
 /** A try that neither connects nor fails within this is given up (a PC that drops packets). */
 export const NETCON_CONNECT_TIMEOUT_MS = 3_000;
+
+/**
+ * After the release line, how long the game may take to close its side. A console that never closes
+ * is not waited for: the socket is destroyed then, so no change of address leaves a socket behind.
+ */
+export const NETCON_CLOSE_GRACE_MS = 1_000;
 
 export interface NetconSocketOptions {
   /** Fixed, or read at each cut (the service follows the game that sends the frames). */
@@ -62,8 +69,7 @@ export function createNetconSocket(options: NetconSocketOptions) {
     const socket: Socket = createConnection({ host: address.host, port: address.port });
     socket.setNoDelay(true);
     socket.setTimeout(timeoutMs);
-    // The console echoes its output to every client; it is read and dropped so it never backs up.
-    socket.on('data', () => {});
+    discardOutput(socket, NETCON_READ_BUDGET);
     socket.on('timeout', () => {
       if (connected) return;
       lastError = Object.assign(
@@ -114,9 +120,12 @@ export function createNetconSocket(options: NetconSocketOptions) {
     return () => {
       stopped = true;
       if (connected && locked && !socket.destroyed) {
-        // Auto mode ended (or the address changed): hand the camera back to the human observer.
+        // Auto mode ended (or the address changed): hand the camera back to the human observer,
+        // and give the game a moment to read it before the socket goes.
         write(RELEASE_LINE);
         socket.end();
+        const grace = setTimeout(() => socket.destroy(), NETCON_CLOSE_GRACE_MS);
+        socket.once('close', () => clearTimeout(grace));
       } else {
         socket.destroy();
       }

@@ -9,6 +9,7 @@ import { TestModel } from 'xstate/graph';
 import {
   configureRefusal,
   FOLLOW_TIMEOUT_MS,
+  NETCON_STABLE_MS,
   type NetconCommand,
   type NetconSocketEvent,
   type NetconSocketInput,
@@ -90,7 +91,8 @@ function start(input: ObserverInput = SAVED): Harness {
 // Model-based walk
 
 const AFTER_RETRY = 'xstate.after.retryDelay.observer.link.backoff';
-type ModelEvent = ObserverEvent | { type: typeof AFTER_RETRY };
+const LINK_STABLE = 'xstate.after.linkStable.observer.link.session.connected';
+type ModelEvent = ObserverEvent | { type: typeof AFTER_RETRY } | { type: typeof LINK_STABLE };
 
 const MODEL_EVENTS: ModelEvent[] = [
   { type: 'observer.configure', changes: { enabled: true, mode: 'auto' } },
@@ -103,6 +105,7 @@ const MODEL_EVENTS: ModelEvent[] = [
   { type: 'observer.link.connected' },
   { type: 'observer.link.closed', reason: 'refused', message: 'connect ECONNREFUSED 127.0.0.1:2121' },
   { type: AFTER_RETRY },
+  { type: LINK_STABLE },
 ];
 
 function describeEvent(event: ModelEvent): string {
@@ -117,6 +120,8 @@ function describeEvent(event: ModelEvent): string {
       return 'link closed';
     case 'observer.link.connected':
       return 'link up';
+    case LINK_STABLE:
+      return 'link lasts';
     default:
       return 'after retry';
   }
@@ -193,6 +198,10 @@ describe('observerMachine, model-based', () => {
                   const delay = netconBackoffDelay(before.context.attempt);
                   h.clock.increment(delay - 1);
                   expect(h.live()).toHaveLength(0);
+                  h.clock.increment(1);
+                } else if (event.type === LINK_STABLE) {
+                  h.clock.increment(NETCON_STABLE_MS - 1);
+                  expect(h.actor.getSnapshot().context.attempt).toBe(before.context.attempt);
                   h.clock.increment(1);
                 } else if (
                   event.type === 'observer.link.connected' ||
@@ -324,6 +333,44 @@ describe('observerMachine, behaviour', () => {
     expect(waits).toEqual([1_000, 2_000, 5_000, 10_000, 10_000]);
     h.socket().report({ type: 'observer.link.connected' });
     expect(h.socket().commands).toEqual([{ type: 'netcon.cut', steamid: KYLE, slot: 1 }]);
+  });
+
+  it('a link the console drops before it lasted 10 s is a failed try: the waits grow; one that lasted starts again from 1 s', () => {
+    const h = start({ ...SAVED, settings: { enabled: true, mode: 'auto', cinematicEnabled: false } });
+    h.actor.send({ type: 'observer.subscription', active: true });
+    const waitForTry = () => {
+      let waited = 0;
+      while (h.live().length === 0 && waited < 60_000) {
+        h.clock.increment(100);
+        waited += 100;
+      }
+      return waited;
+    };
+    // A console that accepts and closes at once, five times.
+    const waits: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      h.socket().report({ type: 'observer.link.connected' });
+      h.socket().report({
+        type: 'observer.link.closed',
+        reason: 'closed',
+        message: 'the game closed the console',
+      });
+      waits.push(waitForTry());
+    }
+    expect(waits).toEqual([1_000, 2_000, 5_000, 10_000, 10_000]);
+
+    // A link that stays up 10 s has lasted: when it drops, the next try is after 1 s again.
+    h.socket().report({ type: 'observer.link.connected' });
+    h.clock.increment(NETCON_STABLE_MS - 1);
+    expect(h.actor.getSnapshot().context.attempt).toBe(4);
+    h.clock.increment(1);
+    expect(h.actor.getSnapshot().context.attempt).toBe(0);
+    h.socket().report({
+      type: 'observer.link.closed',
+      reason: 'closed',
+      message: 'the game closed the console',
+    });
+    expect(waitForTry()).toBe(1_000);
   });
 
   it('with the cinematic camera, a death of the watched player holds the camera before the next cut', () => {

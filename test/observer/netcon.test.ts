@@ -5,27 +5,34 @@
  * own timestamps), so its cuts are the same on every run; only the socket runs on the real clock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Actor, createActor } from 'xstate';
+import { type Actor, createActor, SimulatedClock } from 'xstate';
 import {
+  NETCON_BACKOFF_MS,
   type ObserverInput,
   type ObserverSettings,
   observerStatusOf,
 } from '../../machines/observer.machine.ts';
 import type { DirectorFrame } from '../../machines/observer-director.ts';
+import { observerViewOf } from '../../src/core/views.ts';
 import { toDirectorFrame } from '../../src/observer/director-frame.ts';
 import { accountIdOf } from '../../src/observer/netcon-lines.ts';
 import { createObserverLive } from '../../src/observer/netcon-socket.ts';
 import { ConsoleStandIn } from '../helpers/console-stand-in.ts';
 import { BOTS_DUST2, type Frame, fixture, ROUND_SEQUENCE } from '../helpers/gsi.ts';
+import { openSocketsTo } from '../helpers/open-sockets.ts';
 
 const GAME_PACE_MS = 50;
 const hudSlot = (slot: number) => (slot >= 0 && slot <= 9 ? slot : null);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const LINE = /^spec_lock_to_accountid (0|[1-9][0-9]*)$/;
 
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<number> {
+async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<number> {
   const start = performance.now();
-  while (!check()) {
+  while (!(await check())) {
     if (performance.now() - start > timeoutMs)
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(5);
@@ -35,10 +42,13 @@ async function until(check: () => boolean, timeoutMs: number, what: string): Pro
 
 type LiveObserver = Actor<ReturnType<typeof createObserverLive>>;
 let running: { actor: LiveObserver; standIn: ConsoleStandIn } | undefined;
+/** Consoles a test starts beside `running`'s. */
+const others: ConsoleStandIn[] = [];
 afterEach(async () => {
   running?.actor.stop();
   await running?.standIn.close();
   running = undefined;
+  for (const console of others.splice(0)) await console.close();
 });
 
 async function startObserver(
@@ -200,5 +210,106 @@ describe('the observer on a real TCP console', () => {
     const { status } = await startObserver(AUTO, { host: '8.8.8.8' });
     await until(() => status().link.reason === 'address_refused', 1_000, 'the refusal');
     expect(status().link.message).toMatch(/8\.8\.8\.8 is a public address/);
+  });
+});
+
+describe('the link holds no more than the console deserves', () => {
+  it('150 address changes leave one socket open, even with consoles that never close their side; disabling and stopping leave none', async () => {
+    const consoles = [new ConsoleStandIn({ closes: false }), new ConsoleStandIn({ closes: false })];
+    for (const console of consoles) {
+      await console.listen();
+      others.push(console);
+    }
+    const [first, second] = consoles as [ConsoleStandIn, ConsoleStandIn];
+    const input: ObserverInput = { settings: AUTO, netcon: { host: '127.0.0.1', port: first.port } };
+    const actor = createActor(createObserverLive({ dialect: 'cs2' }), { input });
+    actor.start();
+    actor.send({ type: 'observer.subscription', active: true });
+    // A camera target, so every new link locks the camera and every change releases it first.
+    actor.send({ type: 'observer.frame', frame: (await roundFrames())[0] as DirectorFrame });
+    const target = observerStatusOf(actor.getSnapshot()).suggestion?.steamid as string;
+    const lock = `spec_lock_to_accountid ${accountIdOf(target)}`;
+    await until(() => first.lines.at(-1) === lock, 2_000, 'the first lock');
+
+    const held = async () => (await openSocketsTo(first.port)) + (await openSocketsTo(second.port));
+    const changes = 150;
+    for (let change = 1; change <= changes; change += 1) {
+      const next = change % 2 === 1 ? second : first;
+      actor.send({ type: 'observer.netcon.configure', host: '127.0.0.1', port: next.port });
+      await until(() => next.lines.at(-1) === lock, 2_000, `the lock on link ${change}`);
+    }
+    // Every link left was released, and the consoles kept their side of each open.
+    expect(first.lines.filter((line) => line === 'spec_lock_to_accountid 0')).toHaveLength(changes / 2);
+    expect(first.open + second.open).toBe(changes + 1);
+    await until(async () => (await held()) === 1, 5_000, 'the sockets of the old links to close');
+
+    actor.send({ type: 'observer.configure', changes: { mode: 'suggest' } });
+    await until(async () => (await held()) === 0, 5_000, 'the link to close when auto mode ends');
+    actor.send({ type: 'observer.configure', changes: { mode: 'auto' } });
+    await until(async () => (await held()) === 1, 2_000, 'the link in auto mode again');
+    await until(() => first.lines.at(-1) === lock, 2_000, 'the lock after auto mode again');
+    actor.stop();
+    await until(async () => (await held()) === 0, 5_000, 'the link to close when the service stops');
+  });
+
+  it('a console that accepts and closes at once is retried ever later: 4 tries in the first 10 s, each seen twice by clients', async () => {
+    const standIn = new ConsoleStandIn({ dropsAtOnce: true });
+    const port = await standIn.listen();
+    const clock = new SimulatedClock();
+    const input: ObserverInput = { settings: AUTO, netcon: { host: '127.0.0.1', port } };
+    const actor = createActor(createObserverLive({ dialect: 'cs2' }), { input, clock });
+    running = { actor, standIn };
+    // What a client sees: every change of the observer's view is one revision of the HUD state.
+    const views: string[] = [];
+    actor.subscribe((snapshot) => {
+      const view = JSON.stringify(observerViewOf(snapshot));
+      if (view !== views.at(-1)) views.push(view);
+    });
+    actor.start();
+    actor.send({ type: 'observer.subscription', active: true });
+    const before = views.length;
+
+    // The actor's clock drives the waits; each try runs on a real socket to the end before time moves.
+    for (let elapsed = 0; elapsed < 10_000; elapsed += 100) {
+      await until(
+        () => actor.getSnapshot().matches({ link: 'backoff' }),
+        2_000,
+        'the console to drop the link',
+      );
+      clock.increment(100);
+    }
+    // Tries at 0, 1, 3 and 8 s (±20 %): the waits grow as for a refused try.
+    expect(standIn.connections).toBe(4);
+    expect(actor.getSnapshot().context.attempt).toBe(NETCON_BACKOFF_MS.length);
+    // Up and down once per try, and nothing more: 8 revisions in 10 s (about 20 when every try waited 1 s).
+    expect(views.length - before).toBeLessThanOrEqual(2 * 4);
+  });
+
+  it('retries that fail the same way change nothing a client sees', async () => {
+    const standIn = new ConsoleStandIn();
+    const port = await standIn.listen();
+    await standIn.close();
+    const clock = new SimulatedClock();
+    const input: ObserverInput = { settings: AUTO, netcon: { host: '127.0.0.1', port } };
+    const actor = createActor(createObserverLive({ dialect: 'cs2' }), { input, clock });
+    running = { actor, standIn };
+    const views: string[] = [];
+    actor.subscribe((snapshot) => {
+      const view = JSON.stringify(observerViewOf(snapshot));
+      if (view !== views.at(-1)) views.push(view);
+    });
+    actor.start();
+    actor.send({ type: 'observer.subscription', active: true });
+    await until(() => actor.getSnapshot().matches({ link: 'backoff' }), 2_000, 'the first refusal');
+    const seen = views.length;
+    let tries = 1;
+    for (let elapsed = 0; elapsed < 30_000; elapsed += 100) {
+      clock.increment(100);
+      if (actor.getSnapshot().matches({ link: 'session' })) tries += 1;
+      await until(() => actor.getSnapshot().matches({ link: 'backoff' }), 2_000, 'the refusal');
+    }
+    expect(tries).toBeGreaterThanOrEqual(4);
+    expect(observerStatusOf(actor.getSnapshot()).link).toMatchObject({ reason: 'refused' });
+    expect(views.length).toBe(seen);
   });
 });

@@ -4,12 +4,14 @@
  * end to end: game frames POSTed to /gsi with the cfg's token → the camera cut on a stand-in for
  * the game's console (127.0.0.1), within a second.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { accountIdOf } from '../../src/observer/netcon-lines.ts';
+import { NETCON_READ_BUDGET } from '../../src/observer/netcon-output.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
-import { ConsoleStandIn } from '../helpers/console-stand-in.ts';
+import { type ConsoleBehaviour, ConsoleStandIn } from '../helpers/console-stand-in.ts';
 import { type Frame, fixture, postFrame, ROUND_SEQUENCE, toCs2, withToken } from '../helpers/gsi.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,6 +27,10 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number,
   return performance.now() - start;
 }
 
+/** The largest send or receive buffer the kernel gives a TCP socket (the third of `min default max`). */
+const tcpBufferMax = (name: 'tcp_wmem' | 'tcp_rmem') =>
+  Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[2]);
+
 const observerOf = async (server: RunningServer) => (await get(server, '/api/observer')).body.observer;
 const post = (server: RunningServer, frame: Frame) =>
   postFrame(server.applicationPort, withToken(frame, server.service.game.token));
@@ -33,17 +39,18 @@ const consoles: ConsoleStandIn[] = [];
 afterEach(async () => {
   for (const console of consoles.splice(0)) await console.close();
 });
-async function standIn() {
-  const console = new ConsoleStandIn();
+async function standIn(behaviour: Partial<ConsoleBehaviour> = {}) {
+  const console = new ConsoleStandIn(behaviour);
   await console.listen();
   consoles.push(console);
   return console;
 }
 
 /** A subscribed service in auto mode, linked to a stand-in console. */
-async function autoObserver(options: { dataDir?: string } = {}) {
-  const game = await standIn();
-  const server = await build({ subscriptionActive: true, ...options });
+async function autoObserver(options: { dataDir?: string; console?: Partial<ConsoleBehaviour> } = {}) {
+  const { console: behaviour, ...buildOptions } = options;
+  const game = await standIn(behaviour);
+  const server = await build({ subscriptionActive: true, ...buildOptions });
   const address = { host: '127.0.0.1', port: game.port };
   expect((await command(server, 'set_observer_console', address)).status).toBe(200);
   expect((await command(server, 'set_smart_observer', { enabled: true, mode: 'auto' })).status).toBe(200);
@@ -168,6 +175,31 @@ describe('the observer in the service', () => {
     await sleep(200);
     expect(game.lines.length).toBe(count);
     expect((await observerOf(server)).link.connection).toBe('off');
+  });
+
+  it('a console that floods is read within its budget while every game frame posted meanwhile is answered', async () => {
+    const { server, game } = await autoObserver({ console: { floods: true } });
+    const frames = await plantFrames();
+    const floodedBefore = game.flooded;
+    const started = performance.now();
+    // Posted one after another, each as soon as the last is answered, while the console floods.
+    const statuses: number[] = [];
+    for (let pass = 0; pass < 10; pass += 1)
+      for (const frame of frames) statuses.push((await post(server, frame)).status);
+    await until(() => game.lines.includes(lockLine(BIG_DADDY)), 2_000, 'the cut to the planter');
+    const elapsed = performance.now() - started;
+    const taken = game.flooded - floodedBefore;
+
+    expect(statuses).toHaveLength(10 * frames.length);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    // What the console got rid of is what the service read, plus what the kernel's socket buffers
+    // hold between them (at most their limits): the service reads no more than its budget.
+    const intervals = Math.ceil(elapsed / NETCON_READ_BUDGET.intervalMs) + 1;
+    const budget = NETCON_READ_BUDGET.bytes * intervals + tcpBufferMax('tcp_wmem') + tcpBufferMax('tcp_rmem');
+    console.log(
+      `flood: ${(taken / 2 ** 20).toFixed(1)} MiB taken from the console in ${elapsed.toFixed(0)} ms (bound ${(budget / 2 ** 20).toFixed(1)} MiB), ${statuses.length} frames answered`,
+    );
+    expect(taken).toBeLessThanOrEqual(budget);
   });
 
   it('CS:GO frames (provider version up to 13881) get the CS:GO console lines', async () => {
