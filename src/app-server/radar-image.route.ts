@@ -8,6 +8,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import { checkPayload } from '../core/dispatcher.ts';
+import { imageSize } from '../persistence/image-size.ts';
 import type { MediaStore } from '../persistence/media-store.ts';
 import { compiledCheck } from '../protocol/compiled-check.ts';
 import { invalidPayload } from '../protocol/errors.ts';
@@ -21,7 +22,6 @@ import {
   RADAR_MEDIA_PATH,
 } from '../protocol/media.ts';
 import { MediaIdSchema } from '../protocol/settings.ts';
-import { imageSize } from './image-size.ts';
 
 const BASE64_MAX = Math.ceil((RADAR_IMAGE_MAX_BYTES * 4) / 3) + 4;
 

@@ -7,11 +7,12 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ServiceError } from '../protocol/errors.ts';
+import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import type { ImageType } from '../protocol/media.ts';
 import { MEDIA_ID_PATTERN } from '../protocol/media.ts';
 import { DataDirError, OWNER_ONLY } from './data-dir.ts';
 import { describeFsError, reasonOf } from './errno-words.ts';
+import { imageProblem } from './image-check.ts';
 
 export const MEDIA_DIR = 'media';
 
@@ -122,9 +123,14 @@ export class MediaStore {
    * twice is the same file, and storing it again always succeeds (its grace starts again). Written
    * aside and renamed, so a file of that name is always whole. A new image over the quota first
    * makes room by removing unused ones; when it cannot, or when the disk refuses the write (full,
-   * read-only, failing), it is 507 storage_failed in words and nothing changed.
+   * read-only, failing), it is 507 storage_failed in words and nothing changed. An image a browser
+   * should not be given (a picture too large to hold once drawn, an SVG that could run or load
+   * something: image-check.ts) is refused first, invalid_payload in words, whoever brought it.
    */
-  store(bytes: Uint8Array, type: ImageType): Promise<string> {
+  async store(bytes: Uint8Array, type: ImageType): Promise<string> {
+    // Checked before the queue: a large SVG read in slices holds up no other store.
+    const problem = await imageProblem(bytes, type);
+    if (problem) throw invalidPayload(problem);
     const stored = this.#queue.then(() => this.#store(bytes, type));
     this.#queue = stored.catch(() => {});
     return stored;

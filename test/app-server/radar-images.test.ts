@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { imageSize } from '../../src/app-server/image-size.ts';
+import { imageSize } from '../../src/persistence/image-size.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build } from '../helpers/build.ts';
 import { panelApi } from '../helpers/hud.ts';
@@ -110,6 +110,8 @@ describe('radar images (POST /api/panel/media/radar)', () => {
     const post = await signedIn(server);
     const cases = [
       ['png', HEADERS.png(1024, 1024), 1024],
+      // The largest: the media store's bound in pixels holds it (MAX_IMAGE_PIXELS).
+      ['png', HEADERS.png(4096, 4096), 4096],
       ['jpg', HEADERS.jpg(512, 512), 512],
       ['gif', HEADERS.gif(300, 300), 300],
       ['webp', HEADERS.webpVp8x(2048, 2048), 2048],

@@ -100,7 +100,7 @@ describe('derived tags', () => {
 });
 
 describe('image types by their first bytes', () => {
-  it('knows PNG, JPEG, GIF, WebP and SVG; refuses text, HTML and an SVG that could run', () => {
+  it('knows PNG, JPEG, GIF, WebP and SVG by their first bytes; refuses text and HTML', () => {
     expect(imageTypeOf(pngOf(4, 0))?.ext).toBe('png');
     expect(imageTypeOf(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))?.ext).toBe('jpg');
     expect(imageTypeOf(Buffer.from('GIF89a....'))?.ext).toBe('gif');
@@ -111,16 +111,9 @@ describe('image types by their first bytes', () => {
         Buffer.from('\uFEFF  <!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x">\n<svg viewBox="0 0 1 1"/>'),
       )?.ext,
     ).toBe('svg');
-    for (const text of [
-      '<html><svg></svg></html>',
-      'not an image',
-      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
-      '<svg onload="alert(1)"/>',
-      '<svg/onload=alert(1)>',
-      '<svg><a href="javascript:alert(1)"><circle r="3"/></a></svg>',
-      '<svg><foreignObject><div>x</div></foreignObject></svg>',
-      '',
-    ]) {
+    // An SVG that could run is still an SVG by its first bytes: the media store refuses it
+    // (test/persistence/image-check.test.ts).
+    for (const text of ['<html><svg></svg></html>', 'not an image', '']) {
       expect(imageTypeOf(Buffer.from(text)), text).toBeNull();
     }
   });
