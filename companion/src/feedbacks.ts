@@ -3,7 +3,8 @@
  * WebSocket keeps current; `command_refused` flashes a button whose command the server refused.
  */
 import { type CompanionFeedbackDefinitions, combineRgb } from '@companion-module/base';
-import { observerOf, type Snapshot } from './hud-state.ts';
+import { observerOf } from './hud-state.ts';
+import type { Snapshot } from './server-messages.ts';
 import { OBSERVER_MODES, PANELS, POOL_SIZE, SCENES, SERIES_MAPS } from './vocabulary.ts';
 
 export const COLORS = {

@@ -7,13 +7,33 @@
  * the spec says: `Authorization: Bearer` over HTTP, `?token=` on the WebSocket address, beside
  * `?subscribe=game` (the live game data, for the observed player). Commands are never retried: an
  * answer, good or bad, goes back to the button that sent it.
+ *
+ * Whatever answers at the configured address is not trusted: every answer and message is read with
+ * a byte bound and checked against the schemas of server-messages.ts. A message that does not match
+ * ends the connection with a status that says where it differs, and the loop tries again later.
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import WebSocket from 'ws';
-import type { EventMessage, GameMessage, Snapshot } from './hud-state.ts';
+import { ANSWER_TOO_LARGE, boundedRequest, mebibytes, type RequestError } from './bounded-request.ts';
+import {
+  type CommandEnvelope,
+  type EventMessage,
+  type GameMessage,
+  PROTOCOL,
+  readCommandEnvelope,
+  readServerMessage,
+  readServiceAnswer,
+  type ServiceAnswer,
+  type Snapshot,
+} from './server-messages.ts';
 
 export const SERVICE = 'hud-automation';
-export const PROTOCOL = 1;
+/**
+ * The most the module reads of one HTTP answer or one WebSocket message. The server's largest
+ * (a hello with a whole show in it) is tens of KiB; 8 MiB leaves it room to grow and keeps an
+ * answer that never ends from taking the module's memory.
+ */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 const PROBE_TIMEOUT_MS = 5_000;
 const HELLO_TIMEOUT_MS = 10_000;
 // import_match_veto may take 20 s; the server's own limit is 30 s for a request.
@@ -42,14 +62,7 @@ export type LinkState =
   | { kind: 'bad_config'; message: string };
 
 /** The answer to a command: the server's envelope with the HTTP status (0: no answer). */
-export interface CommandAnswer {
-  status: number;
-  ok: boolean;
-  error?: string;
-  message?: string;
-  state?: Record<string, unknown>;
-  result?: unknown;
-}
+export type CommandAnswer = CommandEnvelope & { status: number };
 
 export interface HudClientEvents {
   link(state: LinkState): void;
@@ -59,26 +72,11 @@ export interface HudClientEvents {
   game(message: GameMessage): void;
 }
 
-/** `GET /` of hud-automation, or of whatever answers there (then these fields are missing). */
-interface ServiceAnswer {
-  ok?: boolean;
-  service?: string;
-  version?: string;
-  protocol?: number;
-  message?: string;
-}
-
 interface Probe {
   status: number;
-  /** The JSON answer, or undefined when the answer was not a JSON object. */
+  /** The JSON answer, or undefined when the answer was not hud-automation's shape. */
   body: ServiceAnswer | undefined;
 }
-
-type ServerMessage =
-  | { type: 'hello' | 'snapshot'; snapshot: Snapshot }
-  | EventMessage
-  | ({ type: 'game' } & GameMessage)
-  | { type: 'result' | 'pong' | 'error' };
 
 // One connection per command: the server closes idle keep-alive sockets after 5 s, and a command
 // sent on a socket the server is closing would fail for no reason the operator can act on.
@@ -90,6 +88,13 @@ function hostPart(host: string): string {
 
 function describeNetworkError(error: NodeJS.ErrnoException): string {
   return error.code ? `${error.code}` : error.message;
+}
+
+// Text from the server shown in a status or a log line: one line of reasonable length.
+const SHOWN_CHARS = 300;
+function shown(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > SHOWN_CHARS ? `${line.slice(0, SHOWN_CHARS)}…` : line;
 }
 
 export class HudClient {
@@ -138,41 +143,49 @@ export class HudClient {
   }
 
   /** `POST /api/actions/<action>`; resolves with the answer, also for refusals and no answer. */
-  command(action: string, payload: Record<string, unknown> | undefined): Promise<CommandAnswer> {
-    const body = JSON.stringify(payload ?? {});
-    return new Promise((done) => {
-      const req = request(
-        `${this.baseUrl}/api/actions/${encodeURIComponent(action)}`,
-        {
-          method: 'POST',
-          agent,
-          timeout: COMMAND_TIMEOUT_MS,
-          headers: { ...this.#authHeaders(), 'content-type': 'application/json' },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => {
-            const status = res.statusCode ?? 0;
-            try {
-              done({ status, ...JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-            } catch {
-              done({ status, ok: false, error: 'bad_answer', message: `the answer (${status}) is not JSON` });
-            }
-          });
-        },
-      );
-      req.on('timeout', () => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })));
-      req.on('error', (error: NodeJS.ErrnoException) =>
-        done({
-          status: 0,
+  async command(action: string, payload: Record<string, unknown> | undefined): Promise<CommandAnswer> {
+    let answer: { status: number; text: string };
+    try {
+      answer = await boundedRequest(`${this.baseUrl}/api/actions/${encodeURIComponent(action)}`, {
+        method: 'POST',
+        agent,
+        headers: { ...this.#authHeaders(), 'content-type': 'application/json' },
+        body: JSON.stringify(payload ?? {}),
+        maxBytes: MAX_ANSWER_BYTES,
+        deadlineMs: COMMAND_TIMEOUT_MS,
+      });
+    } catch (error) {
+      const { code, status } = error as RequestError;
+      if (code === ANSWER_TOO_LARGE) {
+        return {
+          status: status ?? 0,
           ok: false,
-          error: 'unreachable',
-          message: `${this.baseUrl} did not answer (${describeNetworkError(error)})`,
-        }),
-      );
-      req.end(body);
-    });
+          error: 'bad_answer',
+          message: `the answer is over ${mebibytes(MAX_ANSWER_BYTES)}: the request was aborted`,
+        };
+      }
+      return {
+        status: 0,
+        ok: false,
+        error: 'unreachable',
+        message: `${this.baseUrl} did not answer (${describeNetworkError(error as NodeJS.ErrnoException)})`,
+      };
+    }
+    const envelope = readCommandEnvelope(answer.text);
+    if ('problem' in envelope) {
+      return {
+        status: answer.status,
+        ok: false,
+        error: 'bad_answer',
+        message: `the answer (${answer.status}) ${envelope.problem}`,
+      };
+    }
+    return {
+      ...envelope,
+      status: answer.status,
+      ...(envelope.message === undefined ? {} : { message: shown(envelope.message) }),
+      ...(envelope.error === undefined ? {} : { error: shown(envelope.error) }),
+    };
   }
 
   #authHeaders(): Record<string, string> {
@@ -185,30 +198,14 @@ export class HudClient {
     this.#on.link(state);
   }
 
-  #probe(): Promise<Probe> {
-    return new Promise((done, fail) => {
-      const req = request(
-        `${this.baseUrl}/`,
-        { agent, timeout: PROBE_TIMEOUT_MS, headers: this.#authHeaders() },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => {
-            let body: ServiceAnswer | undefined;
-            try {
-              const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-              if (typeof parsed === 'object' && parsed !== null) body = parsed as ServiceAnswer;
-            } catch {
-              // Not JSON: not hud-automation.
-            }
-            done({ status: res.statusCode ?? 0, body });
-          });
-        },
-      );
-      req.on('timeout', () => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })));
-      req.on('error', fail);
-      req.end();
+  async #probe(): Promise<Probe> {
+    const { status, text } = await boundedRequest(`${this.baseUrl}/`, {
+      agent,
+      headers: this.#authHeaders(),
+      maxBytes: MAX_ANSWER_BYTES,
+      deadlineMs: PROBE_TIMEOUT_MS,
     });
+    return { status, body: readServiceAnswer(text) };
   }
 
   /** What the probe says is wrong, or undefined when hud-automation answered and let us in. */
@@ -224,7 +221,12 @@ export class HudClient {
           : `bad token: ${where} needs the access token (local network mode)`,
       };
     }
-    if (status === 403 && ours) return { kind: 'refused', message: `refused by ${where}: ${body?.message}` };
+    if (status === 403 && ours) {
+      return {
+        kind: 'refused',
+        message: `refused by ${where}: ${shown(body?.message ?? '(no reason given)')}`,
+      };
+    }
     if (status === 200 && body?.service === SERVICE) {
       if (body.protocol !== PROTOCOL) {
         return {
@@ -253,17 +255,15 @@ export class HudClient {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? '';
       // HPE_…: Node's HTTP parser could not read the answer: something that is not HTTP listens.
-      this.#retry(
-        code.startsWith('HPE_')
-          ? {
-              kind: 'wrong_service',
-              message: `wrong service at ${hostPart(this.#endpoint.host)}:${this.#endpoint.port}: it does not answer HTTP`,
-            }
-          : {
-              kind: 'unreachable',
-              message: `unreachable: ${this.baseUrl} (${describeNetworkError(error as NodeJS.ErrnoException)})`,
-            },
-      );
+      if (code.startsWith('HPE_')) this.#retry(this.#wrongService('it does not answer HTTP'));
+      else if (code === ANSWER_TOO_LARGE) {
+        this.#retry(this.#wrongService(`its answer to GET / is over ${mebibytes(MAX_ANSWER_BYTES)}`));
+      } else {
+        this.#retry({
+          kind: 'unreachable',
+          message: `unreachable: ${this.baseUrl} (${describeNetworkError(error as NodeJS.ErrnoException)})`,
+        });
+      }
       return;
     }
     if (this.#stopped) return;
@@ -272,7 +272,14 @@ export class HudClient {
       this.#retry(refusal);
       return;
     }
-    this.#openSocket(probe.body?.version ?? '');
+    this.#openSocket(shown(probe.body?.version ?? ''));
+  }
+
+  #wrongService(why: string): LinkState {
+    return {
+      kind: 'wrong_service',
+      message: `wrong service at ${hostPart(this.#endpoint.host)}:${this.#endpoint.port}: ${why}`,
+    };
   }
 
   #openSocket(version: string): void {
@@ -282,9 +289,16 @@ export class HudClient {
     if (this.#endpoint.token) query.set('token', this.#endpoint.token);
     const socket = new WebSocket(`ws://${hostPart(this.#endpoint.host)}:${this.#endpoint.port}/?${query}`, {
       handshakeTimeout: PROBE_TIMEOUT_MS,
+      maxPayload: MAX_ANSWER_BYTES,
     });
     this.#socket = socket;
     let greeted = false;
+    /** Why the module ended this connection: a message it does not take. */
+    let refusal: LinkState | undefined;
+    const refuse = (why: string) => {
+      refusal ??= this.#wrongService(`${why}: refused`);
+      socket.terminate();
+    };
     const helloTimer = setTimeout(() => socket.terminate(), HELLO_TIMEOUT_MS);
     let silenceTimer: NodeJS.Timeout | undefined;
     const heard = () => {
@@ -292,34 +306,38 @@ export class HudClient {
       silenceTimer = setTimeout(() => socket.terminate(), SILENCE_MS);
     };
     socket.on('ping', heard);
-    socket.on('message', (raw) => {
+    socket.on('message', (data, isBinary) => {
+      if (refusal) return;
       heard();
-      let message: ServerMessage;
-      try {
-        message = JSON.parse(raw.toString()) as ServerMessage;
-      } catch {
-        return;
-      }
-      if (message.type === 'hello') {
+      const message = readServerMessage(data, isBinary);
+      if ('problem' in message) refuse(message.problem);
+      else if (message.type === 'hello') {
         greeted = true;
         clearTimeout(helloTimer);
-        this.#retryMs = FIRST_RETRY_MS;
         this.#on.snapshot(message.snapshot);
         this.#setLink({ kind: 'ok', message: `connected to hud-automation ${version}` });
       } else if (message.type === 'event') this.#on.event(message);
       else if (message.type === 'snapshot') this.#on.snapshot(message.snapshot);
       else if (message.type === 'game') this.#on.game(message);
     });
-    socket.on('error', () => {
-      // 'close' follows and says what happens next (an upgrade refused by status closes with 1006;
-      // the next probe says why).
+    socket.on('error', (error: RequestError) => {
+      // ws's own refusal of a message over maxPayload; 'close' follows. Any other error is told
+      // by 'close' too (an upgrade refused by status closes with 1006; the next probe says why).
+      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+        refuse(`a message over ${mebibytes(MAX_ANSWER_BYTES)}`);
+      }
     });
     socket.on('close', (code) => {
       clearTimeout(helloTimer);
       clearTimeout(silenceTimer);
       if (this.#socket !== socket || this.#stopped) return;
       this.#socket = undefined;
-      if (code === 4401)
+      // The pause goes back to its shortest after a good connection only: one the module ended
+      // for a bad message does not count, so a server that greets and then breaks the protocol
+      // is tried less and less often.
+      if (greeted && !refusal) this.#retryMs = FIRST_RETRY_MS;
+      if (refusal) this.#retry(refusal);
+      else if (code === 4401)
         this.#retry({ kind: 'bad_token', message: `bad token: the server closed the connection (4401)` });
       else if (code === 4403) {
         this.#retry({

@@ -8,8 +8,9 @@ import { actionDefinitions } from './actions.ts';
 import { configFields, endpointOf, type ModuleConfig } from './config.ts';
 import { feedbackDefinitions } from './feedbacks.ts';
 import { type CommandAnswer, HudClient, type LinkState } from './hud-client.ts';
-import { applyEvent, applyGame, emptyGameView, type GameView, type Snapshot } from './hud-state.ts';
+import { applyEvent, applyGame, emptyGameView, type GameView } from './hud-state.ts';
 import { presetDefinitions } from './presets.ts';
+import type { Snapshot } from './server-messages.ts';
 import { changedValues, type VariableValues, variableDefinitions, variableValues } from './variables.ts';
 
 const FLASH_MS = 2_000;

@@ -3,7 +3,8 @@
  * `variableValues` is pure; the instance sends only the values that changed.
  */
 import type { CompanionVariableDefinition } from '@companion-module/base';
-import { type GameView, observerOf, type Snapshot, type Team } from './hud-state.ts';
+import { type GameView, observerOf } from './hud-state.ts';
+import type { Snapshot, Team } from './server-messages.ts';
 import { POOL_SIZE, SERIES_MAPS } from './vocabulary.ts';
 
 export type VariableValues = Record<string, string | number>;

@@ -3,7 +3,8 @@
  * server does not send yet (the observer's link and suggestion) and team short tags when none is set.
  */
 import { describe, expect, it } from 'vitest';
-import { applyEvent, applyGame, emptyGameView, type Snapshot } from '../src/hud-state.ts';
+import { applyEvent, applyGame, emptyGameView } from '../src/hud-state.ts';
+import type { Snapshot } from '../src/server-messages.ts';
 import { variableValues } from '../src/variables.ts';
 
 function snapshot(revision: number): Snapshot {
@@ -94,6 +95,7 @@ describe('parts the server does not send yet', () => {
 describe('the observed player', () => {
   it('is named from the game frames, or from the roster by slot', () => {
     let view = applyGame(emptyGameView(), {
+      type: 'game',
       full: true,
       live: { observed: { steamid: '765', slot: 7 }, players: { '765': { name: 's1mple' } } },
     });
@@ -101,9 +103,9 @@ describe('the observed player', () => {
       observed_name: 's1mple',
       observed_slot: 7,
     });
-    view = applyGame(view, { full: false, live: { observed: { steamid: '999', slot: 7 } } });
+    view = applyGame(view, { type: 'game', full: false, live: { observed: { steamid: '999', slot: 7 } } });
     expect(variableValues(snapshot(1), view, 'ok').observed_name).toBe('s1mple');
-    view = applyGame(view, { full: false, live: { observed: null } });
+    view = applyGame(view, { type: 'game', full: false, live: { observed: null } });
     expect(variableValues(snapshot(1), view, 'ok')).toMatchObject({ observed_name: '', observed_slot: '' });
   });
 });
