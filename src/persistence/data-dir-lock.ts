@@ -5,8 +5,9 @@
  * The same file tells other programs (`hud-automation app-url`) where the running server listens:
  * `readRunningServer`.
  */
-import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-file.ts';
 import { DataDirError, LOCK_FILE, OWNER_ONLY } from './data-dir.ts';
 
 /** Where the server listens; null until it does (and `port` stays null while automation never opened). */
@@ -92,9 +93,10 @@ export class DataDirLock {
     this.info.appPort = appPort;
     // Written aside and renamed over the lock, as acquire writes it: a server starting meanwhile
     // never reads an empty lock (which it would take for a stale one).
-    const temp = `${this.file}.${process.pid}`;
-    await writeFile(temp, `${JSON.stringify(this.info)}\n`, { mode: OWNER_ONLY });
-    await rename(temp, this.file);
+    await writeFileAtomic(this.file, `${JSON.stringify(this.info)}\n`, {
+      mode: OWNER_ONLY,
+      temp: `${this.file}.${process.pid}`,
+    });
   }
 
   async release(): Promise<void> {

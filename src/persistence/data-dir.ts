@@ -10,14 +10,13 @@ import {
   mkdir,
   readdir,
   readFile,
-  rename,
   rm,
   stat,
-  writeFile,
 } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import envPaths from 'env-paths';
+import { writeFileAtomic } from './atomic-file.ts';
 import { describeFsError } from './errno-words.ts';
 import { decodeRecords, HEADER_BYTES } from './journal-format.ts';
 
@@ -40,14 +39,19 @@ export const LOCK_FILE = 'server.lock';
 /** From which revision a start goes on (src/persistence/revision-lease.ts). */
 export const LEASE_FILE = 'revision.lease';
 
+/** The files replaced whole through atomic-file.ts (and, before it, write-file-atomic). */
+const SECRET_FILES = [TOKEN_FILE, SIGN_IN_KEY_FILE, VIEW_KEY_FILE, GAME_TOKEN_FILE, SESSIONS_FILE];
+const escaped = (name: string) => name.replaceAll('.', '\\.');
+
 /**
- * Temporary files of an interrupted write: write-file-atomic's `access-token.<number>`,
- * `sign-in-key.<number>`, `view-key.<number>` and `gsi-token.<number>`, the store's
- * `state.json.tmp`, steno's `.state.json.tmp` from earlier versions, a copy kept aside being
- * rewritten (`state.json.corrupt-<time>.tmp`, see scrubOldCopies).
+ * Temporary files of an interrupted write: atomic-file.ts's `<file>.tmp` (`state.json.tmp`,
+ * `revision.lease.tmp`, `access-token.tmp` …), write-file-atomic's `access-token.<number>` and the
+ * like from earlier versions, steno's `.state.json.tmp` from earlier still, the lock's
+ * `server.lock.<pid>`, a copy kept aside being rewritten (`state.json.corrupt-<time>.tmp`, see
+ * scrubOldCopies).
  */
 const LEFTOVER = new RegExp(
-  `^(?:(?:${STATE_FILE}|${JOURNAL_FILE})\\..+Z\\.tmp|${TOKEN_FILE}\\.\\d+|${SIGN_IN_KEY_FILE}\\.\\d+|${VIEW_KEY_FILE}\\.\\d+|${GAME_TOKEN_FILE}\\.\\d+|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+|${LEASE_FILE}\\.tmp)$`,
+  `^(?:(?:${STATE_FILE}|${JOURNAL_FILE})\\..+Z\\.tmp|(?:${SECRET_FILES.map(escaped).join('|')})\\.(?:\\d+|tmp)|${STATE_FILE}\\.tmp|\\.${STATE_FILE}\\.tmp|${LOCK_FILE}\\.\\d+|${LEASE_FILE}\\.tmp)$`,
 );
 
 // Windows has no POSIX modes: there the files rely on the ACL of the user's profile folder.
@@ -159,9 +163,7 @@ export async function scrubOldCopies(dir: string, names: string[], livePassword:
         out.writeUInt32LE(crc32(out.subarray(start, start + record.length)), start - HEADER_BYTES + 4);
       }
     }
-    const temp = `${file}.tmp`;
-    await writeFile(temp, out, { mode: OWNER_ONLY, flush: true });
-    await rename(temp, file);
+    await writeFileAtomic(file, out, { mode: OWNER_ONLY });
     scrubbed.push(file);
   }
   return scrubbed;

@@ -5,11 +5,12 @@
  * (docs/application.md, "Media").
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import type { ImageType } from '../protocol/media.ts';
 import { MEDIA_ID_PATTERN } from '../protocol/media.ts';
+import { writeFileAtomic } from './atomic-file.ts';
 import { DataDirError, OWNER_ONLY } from './data-dir.ts';
 import { describeFsError, reasonOf } from './errno-words.ts';
 import { imageProblem } from './image-check.ts';
@@ -140,18 +141,21 @@ export class MediaStore {
     const id = `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.${type.ext}`;
     if (this.#images.has(id) && (await this.#touch(id))) return id;
     const room = this.#roomFor(bytes.length);
+    const file = join(this.dir, id);
     const partial = join(this.dir, `.${id}.${process.pid}.${Math.random().toString(36).slice(2)}`);
+    let written = false;
     try {
       await mkdir(this.dir, { recursive: true });
-      await writeFile(partial, bytes, { mode: OWNER_ONLY });
+      await writeFileAtomic(file, bytes, { mode: OWNER_ONLY, temp: partial });
+      written = true;
       // Only once the new image is written: a write the disk refuses removes nothing.
       for (const old of room) {
         await rm(join(this.dir, old), { force: true });
         this.#forget(old);
       }
-      await rename(partial, join(this.dir, id));
     } catch (error) {
-      await rm(partial, { force: true });
+      // The quota holds: an image that could not make its room is not kept either.
+      if (written) await rm(file, { force: true }).catch(() => {});
       if (!(error as NodeJS.ErrnoException).code) throw error;
       throw new ServiceError(
         'storage_failed',

@@ -7,10 +7,10 @@
  * max(saved revision, lease). It is written ahead, a block of revisions at a time, so sending an
  * event costs no write but once a block.
  */
-import { closeSync, fsyncSync, openSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { writeFileAtomicSync } from './atomic-file.ts';
 import { LEASE_FILE, OWNER_ONLY } from './data-dir.ts';
 import { describeFsError } from './errno-words.ts';
 
@@ -126,15 +126,7 @@ export class RevisionLease {
 
 const textOf = (startAt: number) => `${JSON.stringify({ startAt } satisfies LeaseDocument)}\n`;
 
-/** Temp file, fsync, rename, fsync of the directory: never torn, and it outlasts a power cut. */
+/** Never torn, and it outlasts a power cut (atomic-file.ts); `revision.lease.tmp` on the way. */
 function writeLeaseSync(file: string, startAt: number): void {
-  const temp = `${file}.tmp`;
-  writeFileSync(temp, textOf(startAt), { mode: OWNER_ONLY, flush: true });
-  renameSync(temp, file);
-  const dir = openSync(dirname(file), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
+  writeFileAtomicSync(file, textOf(startAt), { mode: OWNER_ONLY });
 }

@@ -5,9 +5,8 @@
  */
 
 import { writeSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
-import { open, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open } from 'node:fs/promises';
+import { writeFileAtomic } from './atomic-file.ts';
 import { OWNER_ONLY } from './data-dir.ts';
 
 /** The journal, open for appending. */
@@ -26,7 +25,7 @@ export interface JournalFile {
 
 export interface StoreFiles {
   openJournal(path: string): Promise<JournalFile>;
-  /** Replaces `path` atomically and durably: temp file, fsync, rename, fsync of the directory. */
+  /** Replaces `path` atomically and durably (atomic-file.ts), through `snapshotTempOf(path)`. */
   writeSnapshot(path: string, text: string): Promise<void>;
 }
 
@@ -48,42 +47,5 @@ export const realFiles: StoreFiles = {
       close: () => handle.close(),
     };
   },
-  async writeSnapshot(path, text) {
-    const temp = snapshotTempOf(path);
-    const handle = await open(temp, 'w', OWNER_ONLY);
-    try {
-      await appendAll(handle, Buffer.from(text));
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-    await syncDirectory(dirname(path));
-  },
+  writeSnapshot: (path, text) => writeFileAtomic(path, text, { mode: OWNER_ONLY, temp: snapshotTempOf(path) }),
 };
-
-async function appendAll(handle: FileHandle, data: Buffer): Promise<void> {
-  let offset = 0;
-  while (offset < data.length) {
-    const { bytesWritten } = await handle.write(data, offset, data.length - offset);
-    offset += bytesWritten;
-  }
-}
-
-/** Makes a rename durable. Some platforms (Windows) cannot open a directory: the rename is still atomic. */
-async function syncDirectory(dir: string): Promise<void> {
-  let handle: FileHandle;
-  try {
-    handle = await open(dir, 'r');
-  } catch {
-    return;
-  }
-  try {
-    await handle.sync();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM') throw error;
-  } finally {
-    await handle.close();
-  }
-}
