@@ -231,6 +231,56 @@ class ReplayBuffer {
 
 // Matches keys such as `password`, `obsPassword`, `apiKey`, `token`, `secret`, `authorization`.
 const secretKey = /passw(or)?d|secret|token|api_?key|authori[sz]ation/i;
+// And the sign-in and view keys (`key`, `signInKey`, `viewKey`): camelCase only, so `hotkey` stays.
+// Not in `toSafeJson`: a machine definition's states carry a `key`, which the Stately inspector reads.
+const keyKey = /^key$|[a-z0-9]Key$|_key$/;
+
+/** Whether a field of that name holds a secret (a password, a token, a key), shown as `[redacted]`. */
+export const isSecretKey = (key: string): boolean => secretKey.test(key) || keyKey.test(key);
+
+/** How much of a value the Machines view shows: enough to read, never a whole game frame. */
+const previewLimits = { depth: 5, items: 24, keys: 40, string: 240 };
+
+/**
+ * A copy of `value` that is safe to show on a screen OBS may capture and cheap to send: secrets
+ * redacted (as `toSafeJson` does), cycles and actors named, long strings, arrays and objects cut
+ * with a marker saying how much was left out.
+ */
+export function safePreview(value: unknown, depth = 0, seen: Set<object> = new Set()): unknown {
+  if (typeof value === 'string') {
+    return value.length > previewLimits.string
+      ? `${value.slice(0, previewLimits.string)}… (${value.length} characters)`
+      : value;
+  }
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'function') return '[function]';
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (seen.has(value)) return '[circular]';
+  // An actor reference in a context or an event: its id says which, its insides are the system.
+  if ('sessionId' in value && 'send' in value) return `[actor ${String((value as { id?: unknown }).id)}]`;
+  if (depth >= previewLimits.depth) return Array.isArray(value) ? `[${value.length} items]` : '[object]';
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) {
+      const items = value.slice(0, previewLimits.items).map((item) => safePreview(item, depth + 1, seen));
+      if (value.length > previewLimits.items) items.push(`… ${value.length - previewLimits.items} more`);
+      return items;
+    }
+    const out: Record<string, unknown> = {};
+    const entries = Object.entries(value);
+    for (const [key, inner] of entries.slice(0, previewLimits.keys)) {
+      out[key] =
+        isSecretKey(key) && inner !== undefined && inner !== null && inner !== ''
+          ? '[redacted]'
+          : safePreview(inner, depth + 1, seen);
+    }
+    if (entries.length > previewLimits.keys) out['…'] = `${entries.length - previewLimits.keys} more fields`;
+    return out;
+  } finally {
+    seen.delete(value);
+  }
+}
 
 /**
  * The inspector shows contexts and events verbatim, and the OBS settings carry a password; the

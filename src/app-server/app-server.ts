@@ -21,6 +21,9 @@ import wsPlugin from '../ws/ws.plugin.ts';
 import type { WsDeps } from '../ws/ws-messages.ts';
 import authRoutes from './auth.routes.ts';
 import gameRoutes from './game.routes.ts';
+import { sourcedDispatch } from './machines-view/event-source.ts';
+import type { WatchedSystem } from './machines-view/machine-watch.ts';
+import machinesViewPlugin from './machines-view/machines-view.plugin.ts';
 import mediaPlugin from './media.plugin.ts';
 import pageAccessPlugin from './page-access.plugin.ts';
 import pagesPlugin from './pages.plugin.ts';
@@ -43,6 +46,8 @@ export interface AppServerDeps extends WsDeps {
     Pick<Secrets, 'signInKey' | 'regenerateToken' | 'regenerateSignInKey' | 'viewKey' | 'regenerateViewKey'>;
   /** The operator app's signed-in browsers. */
   sessions: Sessions;
+  /** The running actors, for the Machines view (their charts, their events while a page watches). */
+  hud: WatchedSystem;
 }
 
 /**
@@ -65,7 +70,13 @@ export async function buildAppServer(
 
   await app.register(errorEnvelopePlugin);
   await app.register(jsonBodyPlugin);
-  await app.register(wsPlugin, { transport: 'app', paths: PAGE_WS_PATHS, deps: service, panel });
+  // The WebSocket's commands name their caller as the source of their events in the Machines view.
+  const ws = {
+    ...service,
+    commands: sourcedDispatch(service.commands),
+    reports: sourcedDispatch(service.reports),
+  };
+  await app.register(wsPlugin, { transport: 'app', paths: PAGE_WS_PATHS, deps: ws, panel });
   await app.register(pageAccessPlugin, { access, sessions, viewKey: () => secrets.viewKey() });
   await app.register(authRoutes, { secrets, sessions });
   await app.register(sessionRoutes, { sessions });
@@ -81,5 +92,6 @@ export async function buildAppServer(
   await app.register(mediaPlugin, { media: service.media, hub: service.hub, dataDir: service.dataDir });
   await app.register(gameRoutes, { game: service.game, rateLimit: access.rateLimit });
   await app.register(pagesPlugin, { root: pagesDir });
+  await app.register(machinesViewPlugin, { hud: service.hud });
   return app;
 }

@@ -1,4 +1,4 @@
-import type { ActorRefFrom, AnyActorRef, InspectionEvent, SnapshotFrom } from 'xstate';
+import type { ActorRefFrom, ActorRefLike, AnyActorRef, InspectionEvent, SnapshotFrom } from 'xstate';
 import { createActor } from 'xstate';
 import type { panelMachine } from '../../machines/panel.machine.ts';
 import type { PanelId } from '../../machines/panels.ts';
@@ -23,6 +23,14 @@ export interface HudSystem {
   send<K extends ActorKey>(key: K, event: EventOf<K>): void;
   snapshot<K extends ActorKey>(key: K): SnapshotOf<K>;
   snapshots(): Snapshots;
+  /**
+   * Hears every inspection event of the actor system (invoked and spawned children too), from now
+   * until the returned function is called, across restarts. Nothing is inspected while no one
+   * listens: XState builds no inspection event for a system without observers.
+   */
+  inspect(listener: (event: InspectionEvent) => void): () => void;
+  /** The roster key of an actor of this system, or undefined (the supervisor, an IO child). */
+  keyOf(ref: ActorRefLike | undefined): ActorKey | undefined;
   /** Stops every actor and starts them again from `input` (a rollback to the saved state). */
   restart(input: HudInput): void;
   stop(): void;
@@ -32,18 +40,30 @@ export interface HudSystemOptions {
   input: HudInput;
   /** The supervisor with its IO actors provided (importer, OBS socket). */
   machine?: typeof supervisorMachine;
+  /** For the whole life of the system, from the first event on (`--inspect`, src/inspector.ts). */
   inspect?: (event: InspectionEvent) => void;
 }
 
 export function startHudSystem({ input, machine = supervisorMachine, inspect }: HudSystemOptions): HudSystem {
   const actors = new Map<ActorKey, AnyActorRef>();
+  const keys = new Map<AnyActorRef, ActorKey>();
+  // Listeners that come and go (the Machines view): one observer of the system while there are any.
+  const listeners = new Set<(event: InspectionEvent) => void>();
+  const toListeners = (event: InspectionEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  let inspection: { unsubscribe(): void } | null = null;
   const boot = (from: HudInput) => {
     const root = createActor(machine, { input: from, ...(inspect ? { inspect } : {}) });
+    // Before start, so a listener sees the actors' first states too.
+    if (listeners.size > 0) inspection = root.system.inspect(toListeners);
     root.start();
+    keys.clear();
     for (const key of ACTOR_KEYS) {
       const ref = root.system.get(SYSTEM_ID[key]);
       if (!ref) throw new Error(`actor ${SYSTEM_ID[key]} did not start`);
       actors.set(key, ref);
+      keys.set(ref, key);
     }
     return root;
   };
@@ -55,7 +75,21 @@ export function startHudSystem({ input, machine = supervisorMachine, inspect }: 
     snapshot: <K extends ActorKey>(key: K) => ref(key).getSnapshot() as SnapshotOf<K>,
     snapshots: () =>
       Object.fromEntries(ACTOR_KEYS.map((key) => [key, ref(key).getSnapshot()])) as unknown as Snapshots,
+    inspect: (listener) => {
+      listeners.add(listener);
+      inspection ??= root.system.inspect(toListeners);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) {
+          inspection?.unsubscribe();
+          inspection = null;
+        }
+      };
+    },
+    keyOf: (candidate) => (candidate === undefined ? undefined : keys.get(candidate as AnyActorRef)),
     restart: (from) => {
+      inspection?.unsubscribe();
+      inspection = null;
       root.stop();
       root = boot(from);
     },

@@ -1,0 +1,160 @@
+/**
+ * The Machines view's routes on the application server (docs/machines-view.md): every actor's
+ * statechart laid out here, the live timeline as a stream of server-sent events, the context on
+ * demand, and the second-screen page. Under /api/panel/, so the page-access hook lets only a
+ * signed-in browser in (401 otherwise), as for the rest of the panel API.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AnyStateMachine } from 'xstate';
+import { SYSTEM_ID } from '../../../machines/system-ids.ts';
+import { ACTOR_KEYS, type ActorKey } from '../../core/hud-system.ts';
+import { sendError } from '../../http/error-envelope.ts';
+import { statechartOf } from '../../inspector/statechart-graph.ts';
+import { safePreview } from '../../inspector.ts';
+import { ServiceError } from '../../protocol/errors.ts';
+import { answers, okAnswer } from '../../protocol/http-answers.ts';
+import {
+  type ChartLayout,
+  ChartLayoutSchema,
+  MACHINES_API,
+  MACHINES_PAGE,
+  type MachinesStreamMessage,
+} from '../../protocol/machines-view.ts';
+import { layoutStatechart, type StatechartLayout } from './chart-layout.ts';
+import { MachineWatch, type WatchedSystem } from './machine-watch.ts';
+
+export interface MachinesViewOptions {
+  hud: WatchedSystem;
+}
+
+/** The veto session first (what crews watch most), then the observer and the match (the game's sides and results). */
+export const VIEW_ORDER: readonly ActorKey[] = [
+  'vetoSession',
+  'observer',
+  'match',
+  ...ACTOR_KEYS.filter((key) => key !== 'vetoSession' && key !== 'observer' && key !== 'match'),
+];
+
+/** A page that reads slower than the events come gets its stream closed; its EventSource reconnects. */
+const STREAM_BACKLOG_BYTES = 1 << 20;
+
+const ActorParams = Type.Object({ actor: Type.String({ maxLength: 64 }) });
+
+const machinesView: FastifyPluginAsyncTypebox<MachinesViewOptions> = async (app, { hud }) => {
+  const watch = new MachineWatch(hud);
+  // Laid out on first request, once per machine (the four panels share one): ELK takes 0.1-0.3 s each.
+  const layouts = new WeakMap<AnyStateMachine, Promise<StatechartLayout>>();
+  const streams = new Set<FastifyReply['raw']>();
+  let stopWatching: (() => void) | null = null;
+
+  const machineOf = (actor: ActorKey): AnyStateMachine => {
+    const logic = (hud.actor(actor) as unknown as { logic: AnyStateMachine }).logic;
+    return logic;
+  };
+  const actorOf = (name: string): ActorKey => {
+    if ((ACTOR_KEYS as readonly string[]).includes(name)) return name as ActorKey;
+    throw new ServiceError('not_found', `no actor "${name}": the actors are ${VIEW_ORDER.join(', ')}`);
+  };
+  const broadcast = (message: MachinesStreamMessage) => {
+    // Serialised once for every page.
+    const text = `data: ${JSON.stringify(message)}\n\n`;
+    for (const stream of streams) {
+      if (stream.writableLength > STREAM_BACKLOG_BYTES) stream.end();
+      else stream.write(text);
+    }
+  };
+
+  app.get(
+    MACHINES_API,
+    {
+      schema: {
+        response: answers(
+          okAnswer({
+            actors: Type.Array(
+              Type.Object({ actor: Type.String(), systemId: Type.String(), machineId: Type.String() }),
+            ),
+          }),
+        ),
+      },
+    },
+    async () => ({
+      ok: true as const,
+      actors: VIEW_ORDER.map((actor) => ({
+        actor,
+        systemId: SYSTEM_ID[actor],
+        machineId: machineOf(actor).id,
+      })),
+    }),
+  );
+
+  app.get(
+    `${MACHINES_API}/chart/:actor`,
+    { schema: { params: ActorParams, response: answers(okAnswer({ chart: ChartLayoutSchema })) } },
+    async (request) => {
+      const actor = actorOf(request.params.actor);
+      const machine = machineOf(actor);
+      let layout = layouts.get(machine);
+      if (!layout) {
+        layout = layoutStatechart(statechartOf(machine));
+        layouts.set(machine, layout);
+      }
+      const chart: ChartLayout = { actor, systemId: SYSTEM_ID[actor], ...(await layout) };
+      return { ok: true as const, chart };
+    },
+  );
+
+  app.get(
+    `${MACHINES_API}/context/:actor`,
+    {
+      schema: {
+        params: ActorParams,
+        response: answers(okAnswer({ actor: Type.String(), context: Type.Unknown() })),
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request.params.actor);
+      return { ok: true as const, actor, context: safePreview(hud.actor(actor).getSnapshot().context) };
+    },
+  );
+
+  // Server-sent events rather than the page WebSocket: the view's stream exists only while a page
+  // has it open, and the hub's revisions and the WebSocket's messages stay as they are.
+  app.get(`${MACHINES_API}/stream`, (_request, reply) => {
+    reply.hijack();
+    const stream = reply.raw;
+    stream.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    if (streams.size === 0) stopWatching = watch.watch((entry) => broadcast({ type: 'entry', entry }));
+    streams.add(stream);
+    stream.write(
+      `data: ${JSON.stringify({ type: 'hello', ...watch.now() } satisfies MachinesStreamMessage)}\n\n`,
+    );
+    stream.on('close', () => {
+      streams.delete(stream);
+      if (streams.size === 0) {
+        stopWatching?.();
+        stopWatching = null;
+      }
+    });
+  });
+
+  // The second screen's page: the same view, alone. The page itself asks for the session.
+  app.get(MACHINES_PAGE, (_request, reply) => {
+    if (typeof reply.sendFile !== 'function') {
+      return sendError(reply, new ServiceError('unavailable', 'the pages are not built: run npm run build'));
+    }
+    return reply.sendFile('machines.html');
+  });
+
+  app.addHook('preClose', async () => {
+    for (const stream of streams) stream.end();
+  });
+};
+
+export default fp(machinesView, { name: 'machines-view', dependencies: ['page-access', 'pages'] });
