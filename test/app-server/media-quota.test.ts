@@ -141,7 +141,7 @@ describe('the media quota', () => {
     expect(served.status).toBe(200);
   });
 
-  it('keeps a fetched team logo while the match names it; a logo that finds no room fails in words', async () => {
+  it('keeps a fetched team logo while the match names it; a logo that finds no room fails in words', { tags: ['edge'] }, async () => {
     const origin = await startLogoServer({
       '/a.png': { type: 'image/png', body: image(0x01) },
       '/b.png': { type: 'image/png', body: image(0x02) },
