@@ -4,8 +4,8 @@
  * logos the server fetched), served at /media/<id>; and the replay clips OBS saved, each served
  * from exactly the path OBS reported, when that file is a clip (src/obs/replay-clip.ts).
  */
-import { basename, dirname, join } from 'node:path';
-import send from '@fastify/send';
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -79,26 +79,27 @@ function sendClip(request: FastifyRequest, reply: FastifyReply, clip: OpenClip):
     .send(handle.createReadStream({ start, end, autoClose: true }));
 }
 
-/** Sends one stored image, or the envelope when it is gone. */
+/**
+ * Sends one stored image through @fastify/static's `reply.sendFile` (registered by pages.plugin.ts,
+ * the server's one static-file path), or the envelope when it is gone. Gone is told before: a file
+ * sendFile cannot find goes to the not-found handler, which answers for the route, not the file
+ * (only an image the quota removes between the two gets that answer, still a 4xx envelope).
+ */
 async function sendFile(
-  request: FastifyRequest,
   reply: FastifyReply,
-  path: string,
+  dir: string,
+  id: string,
   headers: Record<string, string>,
 ): Promise<FastifyReply> {
-  const result = await send(request.raw, basename(path), {
-    root: dirname(path),
-    dotfiles: 'allow',
-    acceptRanges: true,
-    cacheControl: false,
-  });
-  if (result.type === 'error') {
-    throw new ServiceError('not_found', `the file is no longer there: ${basename(path)}`);
+  try {
+    await access(join(dir, id));
+  } catch {
+    throw new ServiceError('not_found', `the file is no longer there: ${id}`);
   }
+  // The type is the store's (by the id's extension), set here: send's own would replace it.
   return reply
-    .code(result.statusCode)
-    .headers({ ...result.headers, ...headers, 'x-content-type-options': 'nosniff' })
-    .send(result.stream);
+    .headers({ ...headers, 'x-content-type-options': 'nosniff' })
+    .sendFile(id, dir, { acceptRanges: true, cacheControl: false, contentType: false, dotfiles: 'allow' });
 }
 
 export interface MediaOptions {
@@ -151,7 +152,7 @@ const mediaPlugin: FastifyPluginAsyncTypebox<MediaOptions> = async (app, { media
     const { id } = request.params;
     const type = typeOfExt(id);
     if (!isMediaId(id) || !type) throw new ServiceError('not_found', `no image "${id}"`);
-    return sendFile(request, reply, join(media.dir, id), {
+    return sendFile(reply, media.dir, id, {
       'content-type': type,
       'cache-control': 'public, max-age=31536000, immutable',
       ...(type === 'image/svg+xml' ? { 'content-security-policy': SVG_POLICY } : {}),

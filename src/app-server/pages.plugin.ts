@@ -20,8 +20,10 @@ export const NO_FRAMING = {
 } as const;
 
 /**
- * The built pages (dist/pages): the operator app at /, the HUD overlay at /hud, the scene pages at
- * /scenes/<window|versus|talents|sponsors|mapRecap>, the observer's page at /observer, and their assets.
+ * The server's one static-file path, @fastify/static: the built pages (dist/pages) here, and through
+ * its `reply.sendFile` the media store's images (media.plugin.ts). The built pages: the operator app
+ * at /, the HUD overlay at /hud, the scene pages at /scenes/<window|versus|talents|sponsors|mapRecap>,
+ * the observer's page at /observer, and their assets.
  */
 async function pagesPlugin(app: FastifyInstance, { root }: { root: string }): Promise<void> {
   // Every answer, not only the built pages': a page not built yet, an error, the sign-in redirect.
@@ -44,6 +46,8 @@ async function pagesPlugin(app: FastifyInstance, { root }: { root: string }): Pr
   });
   if (!existsSync(root)) {
     app.log.warn({ root }, 'the pages are not built: run npm run build');
+    // reply.sendFile still, for the media store's files (media.plugin.ts), which name their folder.
+    await app.register(fastifyStatic, { serve: false });
     app.get('/', (_request, reply) =>
       sendError(
         reply,
