@@ -5,7 +5,21 @@ export interface ModuleConfig {
   host: string;
   port: number;
   token: string;
+  /** Publish the live game's variables (round clock, live score, bomb): a dozen, changing every frame. */
+  variablesGame: boolean;
+  /** Publish each slot's live figures (side, health, money, kills, deaths, ADR): 60 variables. */
+  variablesPlayers: boolean;
 }
+
+/**
+ * The variable groups a desk opts into, each a checkbox of the config (vMix's module learned that a
+ * few hundred variables nobody asked for slow every Companion page that lists them).
+ */
+export const VARIABLE_GROUPS = {
+  variablesGame: { label: 'Live game variables (round clock, live score, bomb)', forNew: true },
+  variablesPlayers: { label: 'Per-player variables by slot (side, health, money, kills, deaths, ADR)', forNew: false },
+} as const;
+export type VariableGroup = keyof typeof VARIABLE_GROUPS;
 
 export const DEFAULT_PORT = 44555;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -32,6 +46,13 @@ export function configFields(): SomeCompanionConfigField[] {
       default: '',
       tooltip: '43 characters, as `hud-automation token` prints it. Not needed on the same machine.',
     },
+    ...Object.entries(VARIABLE_GROUPS).map(([id, group]) => ({
+      type: 'checkbox' as const,
+      id,
+      label: group.label,
+      width: 6,
+      default: group.forNew,
+    })),
   ];
 }
 

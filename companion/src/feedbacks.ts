@@ -3,9 +3,10 @@
  * WebSocket keeps current; `command_refused` flashes a button whose command the server refused.
  */
 import { type CompanionFeedbackDefinitions, combineRgb } from '@companion-module/base';
-import { observerOf } from './hud-state.ts';
+import { type GameView, observerOf } from './hud-state.ts';
 import type { Snapshot } from './server-messages.ts';
-import { OBSERVER_MODES, PANELS, POOL_SIZE, SCENES, SERIES_MAPS } from './vocabulary.ts';
+import { clockWord, liveScore, playerInSlot } from './variables.ts';
+import { OBSERVER_MODES, PANELS, POOL_SIZE, SCENES, SERIES_MAPS, SLOTS } from './vocabulary.ts';
 
 export const COLORS = {
   white: combineRgb(255, 255, 255),
@@ -26,6 +27,8 @@ export const OBSERVER_LINK_STATES = ['connected', 'connecting', 'disconnected', 
 /** What a feedback reads besides the snapshot. */
 export interface FeedbackSources {
   snapshot(): Snapshot | undefined;
+  /** The live game (the value feedbacks draw its numbers). */
+  game(): GameView;
   connected(): boolean;
   /** Whether the button's command was refused and its flash is in the "on" phase now. */
   refusedFlash(controlId: string): boolean;
@@ -33,6 +36,14 @@ export interface FeedbackSources {
 
 const choices = (values: readonly (string | number)[]) =>
   values.map((value) => ({ id: String(value), label: String(value) }));
+
+const slotOption = {
+  type: 'dropdown' as const,
+  id: 'slot',
+  label: 'HUD slot',
+  choices: choices(SLOTS),
+  default: '1',
+};
 
 export function feedbackDefinitions(sources: FeedbackSources): CompanionFeedbackDefinitions {
   const read = <T>(pick: (snapshot: Snapshot) => T, fallback: T): T => {
@@ -189,6 +200,79 @@ export function feedbackDefinitions(sources: FeedbackSources): CompanionFeedback
         },
       ],
       callback: ({ options }) => read((s) => s.observer?.link?.connection === options.state, false),
+    },
+    color_preset_active: {
+      type: 'boolean',
+      name: 'Colour preset applied',
+      description: 'This colour preset is the one applied to the overlay',
+      defaultStyle: on(COLORS.green),
+      options: [{ type: 'textinput', id: 'presetId', label: 'Preset id', default: '' }],
+      callback: ({ options }) => read((s) => s.activePresetId === String(options.presetId), false),
+    },
+    stats_player_shown: {
+      type: 'boolean',
+      name: 'Stats panel shows this slot',
+      description: "The stats panel is shown with this slot's player (show_player_stats)",
+      defaultStyle: on(COLORS.green),
+      options: [slotOption],
+      callback: ({ options }) =>
+        read(
+          (s) => s.state.statsVisible === true && s.statsPlayer?.player?.slot === Number(options.slot),
+          false,
+        ),
+    },
+    team_side: {
+      type: 'boolean',
+      name: 'Team plays a side',
+      description: 'The team plays this side now (swap_sides flips it)',
+      defaultStyle: on(COLORS.blue),
+      options: [
+        { type: 'dropdown', id: 'team', label: 'Team', choices: choices(['A', 'B']), default: 'A' },
+        { type: 'dropdown', id: 'side', label: 'Side', choices: choices(['CT', 'T']), default: 'CT' },
+      ],
+      callback: ({ options }) =>
+        read((s) => s.state.sides?.[options.team === 'B' ? 'teamB' : 'teamA'] === options.side, false),
+    },
+    // Value feedbacks: the number is the state, so it is the button's text; the colour warns.
+    round_time: {
+      type: 'advanced',
+      name: 'Round clock (value)',
+      description: 'Shows the round clock (m:ss) as the text; red from the given second down',
+      options: [
+        { type: 'number', id: 'warnBelow', label: 'Red at or under (s)', min: 0, max: 180, default: 10 },
+      ],
+      callback: ({ options }) => {
+        const clock = sources.game().round?.clock;
+        if (typeof clock !== 'number') return {};
+        const warn = Math.ceil(clock) <= Number(options.warnBelow);
+        return { text: clockWord(clock), ...(warn ? on(COLORS.red) : {}) };
+      },
+    },
+    player_money: {
+      type: 'advanced',
+      name: "Player's money (value)",
+      description: "Shows the money of the player in this slot as the text; red under the given amount",
+      options: [
+        slotOption,
+        { type: 'number', id: 'warnBelow', label: 'Red under ($)', min: 0, max: 16000, default: 2000 },
+      ],
+      callback: ({ options }) => {
+        const money = playerInSlot(sources.game(), Number(options.slot))?.money;
+        if (typeof money !== 'number') return {};
+        return { text: `$${money}`, ...(money < Number(options.warnBelow) ? on(COLORS.red) : {}) };
+      },
+    },
+    team_score: {
+      type: 'advanced',
+      name: 'Live map score (value)',
+      description: "Shows the team's rounds won on the live map as the text; green while it leads",
+      options: [{ type: 'dropdown', id: 'team', label: 'Team', choices: choices(['A', 'B']), default: 'A' }],
+      callback: ({ options }) => {
+        const score = liveScore(sources.snapshot(), sources.game());
+        if (!score) return {};
+        const [own, other] = options.team === 'B' ? [score.b, score.a] : [score.a, score.b];
+        return { text: String(own), ...(own > other ? on(COLORS.green) : {}) };
+      },
     },
     connected: {
       type: 'boolean',

@@ -4,13 +4,28 @@
  * read the result. The shapes are the schemas of server-messages.ts, which every message was
  * checked against before it gets here.
  */
-import type { EventData, EventMessage, GameMessage, ObserverStatus, Snapshot } from './server-messages.ts';
+import type {
+  EventData,
+  EventMessage,
+  GameMessage,
+  LiveBomb,
+  LiveMap,
+  LivePlayer,
+  LiveRound,
+  ObserverStatus,
+  Snapshot,
+} from './server-messages.ts';
 
-/** The live game's observed player (game messages carry no revision). */
+/** The live game as the buttons show it (game messages carry no revision). */
 export interface GameView {
   observedSlot: number | null;
   observedSteamid: string | null;
   names: Map<string, string>;
+  /** By steamid, the figures of each player in the game. */
+  players: Map<string, LivePlayer>;
+  map: LiveMap | null;
+  round: LiveRound | null;
+  bomb: LiveBomb | null;
 }
 
 export type EventOutcome = 'applied' | 'stale' | 'gap';
@@ -51,8 +66,14 @@ export function applyEvent(
     case 'production':
       next.production = data as EventData<'production'>;
       break;
-    case 'presets':
-      next.activePresetId = (data as EventData<'presets'>).activePresetId ?? null;
+    case 'presets': {
+      const presets = data as EventData<'presets'>;
+      next.activePresetId = presets.activePresetId ?? null;
+      if (presets.presets) next.presets = presets.presets;
+      break;
+    }
+    case 'stats.player':
+      next.statsPlayer = data as EventData<'stats.player'>;
       break;
     case 'observer':
       next.observer = data as EventData<'observer'>;
@@ -66,7 +87,7 @@ export function applyEvent(
 }
 
 export function emptyGameView(): GameView {
-  return { observedSlot: null, observedSteamid: null, names: new Map() };
+  return { observedSlot: null, observedSteamid: null, names: new Map(), players: new Map(), map: null, round: null, bomb: null };
 }
 
 /** Applies a `game` message: `full` replaces the view, otherwise only the parts present change. */
@@ -74,14 +95,23 @@ export function applyGame(view: GameView, message: GameMessage): GameView {
   const live = message.live ?? {};
   const next: GameView = message.full
     ? emptyGameView()
-    : { observedSlot: view.observedSlot, observedSteamid: view.observedSteamid, names: view.names };
+    : { ...view };
   if (live.players !== undefined) {
     next.names = new Map(message.full ? [] : next.names);
+    next.players = new Map(message.full ? [] : next.players);
     for (const [steamid, player] of Object.entries(live.players ?? {})) {
-      if (player === null) next.names.delete(steamid);
-      else if (typeof player.name === 'string') next.names.set(steamid, player.name);
+      if (player === null) {
+        next.names.delete(steamid);
+        next.players.delete(steamid);
+        continue;
+      }
+      if (typeof player.name === 'string') next.names.set(steamid, player.name);
+      next.players.set(steamid, player);
     }
   }
+  if (live.map !== undefined) next.map = live.map;
+  if (live.round !== undefined) next.round = live.round;
+  if (live.bomb !== undefined) next.bomb = live.bomb;
   if (live.observed !== undefined) {
     next.observedSlot = live.observed?.slot ?? null;
     next.observedSteamid = live.observed?.steamid ?? null;

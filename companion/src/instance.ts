@@ -5,13 +5,19 @@
  */
 import { InstanceBase, InstanceStatus, type SomeCompanionConfigField } from '@companion-module/base';
 import { actionDefinitions } from './actions.ts';
-import { configFields, endpointOf, type ModuleConfig } from './config.ts';
+import { configFields, endpointOf, type ModuleConfig, VARIABLE_GROUPS } from './config.ts';
 import { feedbackDefinitions } from './feedbacks.ts';
 import { type CommandAnswer, HudClient, type LinkState } from './hud-client.ts';
 import { applyEvent, applyGame, emptyGameView, type GameView } from './hud-state.ts';
 import { presetDefinitions } from './presets.ts';
 import type { Snapshot } from './server-messages.ts';
-import { changedValues, type VariableValues, variableDefinitions, variableValues } from './variables.ts';
+import {
+  changedValues,
+  type VariableGroups,
+  type VariableValues,
+  variableDefinitions,
+  variableValues,
+} from './variables.ts';
 
 const FLASH_MS = 2_000;
 const FLASH_PHASE_MS = 250;
@@ -49,8 +55,24 @@ const STATE_FEEDBACKS = [
   'observer_enabled',
   'observer_mode',
   'observer_link',
+  'color_preset_active',
+  'stats_player_shown',
+  'team_side',
+  'team_score',
   'connected',
 ];
+
+/** Value feedbacks drawn from the live game: checked again when a game message changes them. */
+const GAME_FEEDBACKS = ['round_time', 'player_money', 'team_score'];
+
+function groupsOf(config: Partial<ModuleConfig>): VariableGroups {
+  return Object.fromEntries(
+    Object.entries(VARIABLE_GROUPS).map(([id, group]) => [
+      id,
+      (config[id as keyof VariableGroups] ?? group.forNew) === true,
+    ]),
+  ) as VariableGroups;
+}
 
 export class HudAutomationInstance extends InstanceBase<ModuleConfig> {
   #client: HudClient | undefined;
@@ -61,7 +83,11 @@ export class HudAutomationInstance extends InstanceBase<ModuleConfig> {
   /** Buttons whose command was refused: controlId -> when the flash started. */
   #refused = new Map<string, number>();
   #flashTimer: NodeJS.Timeout | undefined;
-  #presetLabel: string | undefined;
+  /** What the presets were built for: the label and the colour presets the server offers. */
+  #presetKey: string | undefined;
+  #groups: VariableGroups = groupsOf({});
+  /** The game's figures the value feedbacks showed last, to check them only when they change. */
+  #gameShown = '';
 
   override async init(config: ModuleConfig): Promise<void> {
     this.setActionDefinitions(
@@ -74,18 +100,27 @@ export class HudAutomationInstance extends InstanceBase<ModuleConfig> {
     this.setFeedbackDefinitions(
       feedbackDefinitions({
         snapshot: () => this.#snapshot,
+        game: () => this.#game,
         connected: () => this.#link.kind === 'ok',
         refusedFlash: (controlId) => this.#flashPhase(controlId),
       }),
     );
-    this.setVariableDefinitions(variableDefinitions());
+    this.#setGroups(config);
     this.#updatePresets();
     this.#connect(config);
   }
 
   override async configUpdated(config: ModuleConfig): Promise<void> {
+    this.#setGroups(config);
     this.#updatePresets();
     this.#connect(config);
+  }
+
+  #setGroups(config: ModuleConfig): void {
+    this.#groups = groupsOf(config);
+    this.setVariableDefinitions(variableDefinitions(this.#groups));
+    // Values of a group switched on must be sent even where they equal what was sent before it.
+    this.#sentValues = {};
   }
 
   override async destroy(): Promise<void> {
@@ -99,10 +134,13 @@ export class HudAutomationInstance extends InstanceBase<ModuleConfig> {
   }
 
   #updatePresets(): void {
-    // Preset texts name the variables by the connection's label, which the user may change.
-    if (this.#presetLabel === this.label) return;
-    this.#presetLabel = this.label;
-    this.setPresetDefinitions(presetDefinitions(this.label));
+    // Preset texts name the variables by the connection's label, which the user may change; the
+    // colour page lists the presets the overlay reported.
+    const colorPresets = this.#snapshot?.presets ?? [];
+    const key = JSON.stringify([this.label, colorPresets]);
+    if (this.#presetKey === key) return;
+    this.#presetKey = key;
+    this.setPresetDefinitions(presetDefinitions(this.label, colorPresets));
   }
 
   #connect(config: ModuleConfig): void {
@@ -138,6 +176,7 @@ export class HudAutomationInstance extends InstanceBase<ModuleConfig> {
       game: (message) => {
         this.#game = applyGame(this.#game, message);
         this.#sendVariables();
+        this.#checkGameFeedbacks();
       },
     });
     this.#client.start();
@@ -157,10 +196,25 @@ export class HudAutomationInstance extends InstanceBase<ModuleConfig> {
   #stateChanged(): void {
     this.#sendVariables();
     this.checkFeedbacks(...STATE_FEEDBACKS);
+    this.#updatePresets();
+  }
+
+  #checkGameFeedbacks(): void {
+    // Frames come up to 20 a second; the buttons change only when a figure they show does.
+    const game = this.#game;
+    const shown = JSON.stringify([
+      game.round?.clock === undefined || game.round?.clock === null ? null : Math.ceil(game.round.clock),
+      game.map?.ctScore,
+      game.map?.tScore,
+      [...game.players.values()].map((player) => [player.slot, player.money]),
+    ]);
+    if (shown === this.#gameShown) return;
+    this.#gameShown = shown;
+    this.checkFeedbacks(...GAME_FEEDBACKS);
   }
 
   #sendVariables(): void {
-    const next = variableValues(this.#snapshot, this.#game, WORD_OF_LINK[this.#link.kind]);
+    const next = variableValues(this.#snapshot, this.#game, WORD_OF_LINK[this.#link.kind], this.#groups);
     const changed = changedValues(this.#sentValues, next);
     if (Object.keys(changed).length === 0) return;
     this.#sentValues = { ...this.#sentValues, ...changed };

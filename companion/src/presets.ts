@@ -1,7 +1,8 @@
 /**
  * The show page: ready buttons for panels, the veto reveal, scenes, the replay, the veto with its
- * remaining maps and the observer. Every button's colour comes from a feedback, and every button
- * that sends a command flashes when the server refuses it.
+ * remaining maps, sides, colour presets, per-player stats by slot, map scores, the live game and the
+ * observer. Every button's colour comes from a feedback, and every button that sends a command
+ * flashes when the server refuses it.
  */
 import type {
   CompanionButtonPresetDefinition,
@@ -10,7 +11,8 @@ import type {
 } from '@companion-module/base';
 import { optionsFor } from './catalogue.ts';
 import { COLORS } from './feedbacks.ts';
-import { OBSERVER_MODES, SCENES } from './vocabulary.ts';
+import type { ColorPreset } from './server-messages.ts';
+import { OBSERVER_MODES, PANELS, SCENES, SERIES_MAPS, SLOTS } from './vocabulary.ts';
 
 const VETO_MAP_BUTTONS = 7;
 
@@ -20,6 +22,7 @@ interface ButtonSpec {
   text: string;
   /** The command and the options that differ from its defaults; none for a display button. */
   command?: { id: string; options?: Record<string, string | number | boolean> };
+  /** Boolean feedbacks with their style; value (advanced) feedbacks without one. */
   feedbacks?: CompanionPresetFeedback[];
   bgcolor?: number;
 }
@@ -37,12 +40,17 @@ const SCENE_WORDS: Record<string, string> = {
   mapRecap: 'MAP\\nRECAP',
 };
 
-/** The page, in the order Companion lists it (and the screenshot draws it). */
-export function buttonSpecs(label: string): ButtonSpec[] {
+const value = (feedbackId: string, options: Record<string, string | number> = {}) => ({ feedbackId, options });
+
+/**
+ * The page, in the order Companion lists it (and the screenshot draws it). `colorPresets` are the
+ * presets the overlay reported: their buttons appear once it has.
+ */
+export function buttonSpecs(label: string, colorPresets: readonly ColorPreset[] = []): ButtonSpec[] {
   const v = (id: string) => `$(${label}:${id})`;
   return [
     // Panels
-    ...(['scoreboard', 'veto', 'stats'] as const).map((panel) => ({
+    ...PANELS.map((panel) => ({
       category: 'Panels',
       name: `Toggle ${panel}`,
       text: panel === 'scoreboard' ? 'SCORE\\nBOARD' : panel.toUpperCase(),
@@ -138,6 +146,64 @@ export function buttonSpecs(label: string): ButtonSpec[] {
       command: { id: 'veto_cancel' },
       feedbacks: [lit('veto_next_step', COLORS.grey, { team: 'any', step: 'any' })],
     },
+    // Sides
+    {
+      category: 'Sides',
+      name: 'Swap sides',
+      text: `SWAP\\nA ${v('team_a_side')}\\nB ${v('team_b_side')}`,
+      command: { id: 'swap_sides' },
+      // Team A's colour says which side it plays: blue on CT, orange on T.
+      feedbacks: [
+        lit('team_side', COLORS.blue, { team: 'A', side: 'CT' }),
+        lit('team_side', COLORS.orange, { team: 'A', side: 'T' }),
+      ],
+    },
+    // Colours
+    ...colorPresets.map((preset) => ({
+      category: 'Colours',
+      name: `Colour ${preset.id}`,
+      text: (preset.name ?? preset.id).toUpperCase(),
+      command: { id: 'set_color_preset', options: { presetId: preset.id } },
+      feedbacks: [lit('color_preset_active', COLORS.green, { presetId: preset.id })],
+    })),
+    // Player stats
+    ...SLOTS.map((slot) => ({
+      category: 'Player stats',
+      name: `Stats slot ${slot}`,
+      text: `STATS ${slot}\\n${v(`slot_${slot}_name`)}`,
+      command: { id: 'show_player_stats', options: { slot: String(slot) } },
+      feedbacks: [lit('stats_player_shown', COLORS.green, { slot: String(slot) })],
+    })),
+    // Map scores: the live map's score into the series (the game group's variables in the options)
+    ...Array.from({ length: SERIES_MAPS }, (_, index) => ({
+      category: 'Map scores',
+      name: `Map ${index + 1} live score`,
+      text: `MAP ${index + 1}\\n${v(`map_${index + 1}_score`)}\\n← ${v('score_a')}-${v('score_b')}`,
+      command: {
+        id: 'set_map_result',
+        options: { map: String(index + 1), scoreA: v('score_a'), scoreB: v('score_b') },
+      },
+      feedbacks: [lit('map_finished', COLORS.purple, { map: index + 1 })],
+    })),
+    // Live game: value feedbacks write the number on the face
+    {
+      category: 'Live game',
+      name: 'Round clock',
+      text: 'ROUND',
+      feedbacks: [value('round_time', { warnBelow: 10 })],
+    },
+    ...(['A', 'B'] as const).map((team) => ({
+      category: 'Live game',
+      name: `Live score ${team}`,
+      text: '-',
+      feedbacks: [value('team_score', { team })],
+    })),
+    ...SLOTS.map((slot) => ({
+      category: 'Live game',
+      name: `Money slot ${slot}`,
+      text: `$ ${slot}`,
+      feedbacks: [value('player_money', { slot: String(slot), warnBelow: 2000 })],
+    })),
     // Observer
     ...OBSERVER_MODES.map((mode) => ({
       category: 'Observer',
@@ -205,9 +271,12 @@ export function buttonSpecs(label: string): ButtonSpec[] {
   ];
 }
 
-export function presetDefinitions(label: string): CompanionPresetDefinitions {
+export function presetDefinitions(
+  label: string,
+  colorPresets: readonly ColorPreset[] = [],
+): CompanionPresetDefinitions {
   const presets: CompanionPresetDefinitions = {};
-  buttonSpecs(label).forEach((spec, index) => {
+  buttonSpecs(label, colorPresets).forEach((spec) => {
     const down = spec.command
       ? [{ actionId: spec.command.id, options: optionsFor(spec.command.id, spec.command.options) }]
       : [];
@@ -235,8 +304,8 @@ export function presetDefinitions(label: string): CompanionPresetDefinitions {
           : []),
       ],
     };
-    presets[`p${String(index + 1).padStart(2, '0')}_${spec.name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`] =
-      preset;
+    // Ids by name, not position: a desk's saved reference stays right when colour presets come and go.
+    presets[spec.name.toLowerCase().replace(/[^a-z0-9]+/g, '_')] = preset;
   });
   return presets;
 }

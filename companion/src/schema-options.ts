@@ -8,7 +8,8 @@
  * | enum or small integer range, or null             | dropdown with a "null" choice                       |
  * | boolean, required or with a default              | checkbox                                            |
  * | boolean, optional without default                | dropdown: (not sent), true, false                   |
- * | integer / number with minimum and maximum        | number; optional ones add a "send" checkbox          |
+ * | integer / number with minimum and maximum        | text, variables allowed, checked against the bounds;|
+ * |                                                  | optional ones add a "send" checkbox                |
  * | string                                           | text (variables allowed); optional: blank = not sent|
  * | integer or string (`anyOf`)                      | text: digits are sent as a number                   |
  * | array of enum strings                            | multi-select                                        |
@@ -23,7 +24,6 @@ import type {
   CompanionInputFieldCheckbox,
   CompanionInputFieldDropdown,
   CompanionInputFieldMultiDropdown,
-  CompanionInputFieldNumber,
   CompanionInputFieldTextInput,
   CompanionOptionValues,
   DropdownChoice,
@@ -257,15 +257,15 @@ function numberField(path: readonly string[], schema: JsonSchema, required: bool
   const alwaysSent = required || schema.default !== undefined;
   const min = schema.minimum as number;
   const max = schema.maximum as number;
-  const input: CompanionInputFieldNumber = {
-    type: 'number',
+  // A text input, not Companion's number input: a desk puts variables here ($(hud:score_a),
+  // another module's counter), which a number input cannot hold. The bounds are checked on press.
+  const input: CompanionInputFieldTextInput = {
+    type: 'textinput',
     id,
-    label: labelOf(path, true),
-    tooltip: tooltipOf(schema),
-    min,
-    max,
-    step: schema.type === 'integer' ? 1 : undefined,
-    default: typeof schema.default === 'number' ? schema.default : min,
+    label: `${labelOf(path, true)} (${min} to ${max})`,
+    tooltip: `${tooltipOf(schema) ?? ''} ${min} to ${max}; variables allowed.`.trim(),
+    default: String(typeof schema.default === 'number' ? schema.default : min),
+    useVariables: true,
     ...(alwaysSent ? {} : { isVisibleExpression: `$(options:${sendId})` }),
   };
   const inputs: SomeCompanionActionInputField[] = alwaysSent
@@ -281,11 +281,13 @@ function numberField(path: readonly string[], schema: JsonSchema, required: bool
     read(options) {
       if (!alwaysSent && !(options[sendId] === true || options[sendId] === 'true')) return undefined;
       const raw = options[id];
-      if (raw === undefined || raw === null || raw === '') {
+      const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+      if (text === '') {
         if (required) throw missing(name);
         return undefined;
       }
-      return checkNumber(name, schema, Number(raw));
+      if (!/^-?\d+(\.\d+)?$/.test(text)) throw new PayloadInputError(`${name}: "${text}" is not a number`);
+      return checkNumber(name, schema, Number(text));
     },
   };
 }

@@ -69,11 +69,17 @@ export const HudStateSchema = Type.Object({
   scoreboardVisible: Type.Optional(Type.Boolean()),
   vetoVisible: Type.Optional(Type.Boolean()),
   statsVisible: Type.Optional(Type.Boolean()),
+  radarVisible: Type.Optional(Type.Boolean()),
+  gameReceiving: Type.Optional(Type.Boolean()),
   hudWindowOpen: Type.Optional(Type.Boolean()),
   mainWindowOpen: Type.Optional(Type.Boolean()),
   senScene: Type.Optional(Nullable(Type.String())),
   obs: Type.Optional(Type.Object({ connection: Type.String(), replayBufferActive: Type.Boolean() })),
   roster: Type.Optional(Type.Array(Type.Object({ slot: Type.Integer(), name: Type.String() }))),
+  /** The side each team plays now (swap_sides flips it). */
+  sides: Type.Optional(
+    Nullable(Type.Object({ teamA: Type.Optional(Nullable(Type.String())), teamB: Type.Optional(Nullable(Type.String())) })),
+  ),
 });
 export type HudState = Static<typeof HudStateSchema>;
 
@@ -103,6 +109,14 @@ export const ObserverStatusSchema = Type.Object({
 });
 export type ObserverStatus = Static<typeof ObserverStatusSchema>;
 
+export const ColorPresetSchema = Type.Object({ id: Type.String(), name: Type.Optional(Type.String()) });
+export type ColorPreset = Static<typeof ColorPresetSchema>;
+
+/** Whose figures the stats panel shows (show_player_stats), by HUD slot. */
+export const StatsPlayerSchema = Type.Object({
+  player: Nullable(Type.Object({ slot: Type.Integer() })),
+});
+
 export const SnapshotSchema = Type.Object({
   revision: Revision,
   state: HudStateSchema,
@@ -111,7 +125,10 @@ export const SnapshotSchema = Type.Object({
   reveal: Type.Object({ revealed: Type.Integer(), total: Type.Integer(), instant: Type.Boolean() }),
   production: Type.Object({ smartObserver: SmartObserverSchema }),
   activePresetId: Nullable(Type.String()),
+  /** The colour presets the overlay reported (empty until an overlay page has run). */
+  presets: Type.Optional(Type.Array(ColorPresetSchema)),
   observer: Type.Optional(Nullable(ObserverStatusSchema)),
+  statsPlayer: Type.Optional(StatsPlayerSchema),
 });
 export type Snapshot = Static<typeof SnapshotSchema>;
 
@@ -126,7 +143,11 @@ export const EVENT_DATA = {
   'veto.session': VetoStatusSchema,
   'veto.reveal': SnapshotSchema.properties.reveal,
   production: SnapshotSchema.properties.production,
-  presets: Type.Object({ activePresetId: Type.Optional(Nullable(Type.String())) }),
+  presets: Type.Object({
+    presets: Type.Optional(Type.Array(ColorPresetSchema)),
+    activePresetId: Type.Optional(Nullable(Type.String())),
+  }),
+  'stats.player': StatsPlayerSchema,
   observer: ObserverStatusSchema,
 } satisfies Record<string, TSchema>;
 /** The data of the event called E, as checked. */
@@ -141,9 +162,32 @@ export const EventMessageSchema = Type.Object({
 });
 export type EventMessage = Static<typeof EventMessageSchema>;
 
-const PlayerNameSchema = Nullable(Type.Object({ name: Type.Optional(Type.String()) }));
+const Figure = Type.Optional(Nullable(Type.Number()));
+const Word = Type.Optional(Nullable(Type.String()));
 
-/** The parts of a `game` message the module reads (the observed player). */
+/** The parts of a live player the variables show; `null` for a player who left. */
+const LivePlayerSchema = Nullable(
+  Type.Object({
+    name: Type.Optional(Type.String()),
+    slot: Figure,
+    side: Word,
+    health: Figure,
+    money: Figure,
+    kills: Figure,
+    deaths: Figure,
+    adr: Figure,
+  }),
+);
+export type LivePlayer = NonNullable<Static<typeof LivePlayerSchema>>;
+
+const LiveMapSchema = Type.Object({ name: Word, phase: Word, round: Figure, ctScore: Figure, tScore: Figure });
+export type LiveMap = Static<typeof LiveMapSchema>;
+const LiveRoundSchema = Type.Object({ phase: Word, clock: Figure });
+export type LiveRound = Static<typeof LiveRoundSchema>;
+const LiveBombSchema = Type.Object({ state: Word, countdown: Figure });
+export type LiveBomb = Static<typeof LiveBombSchema>;
+
+/** The parts of a `game` message the module reads (the observed player, the live figures). */
 export const GameMessageSchema = Type.Object({
   type: Type.Literal('game'),
   full: Type.Optional(Type.Boolean()),
@@ -152,7 +196,10 @@ export const GameMessageSchema = Type.Object({
       observed: Type.Optional(
         Nullable(Type.Object({ steamid: Type.Optional(Type.String()), slot: Type.Optional(Type.Integer()) })),
       ),
-      players: Type.Optional(Nullable(Type.Record(Type.String(), PlayerNameSchema))),
+      players: Type.Optional(Nullable(Type.Record(Type.String(), LivePlayerSchema))),
+      map: Type.Optional(Nullable(LiveMapSchema)),
+      round: Type.Optional(Nullable(LiveRoundSchema)),
+      bomb: Type.Optional(Nullable(LiveBombSchema)),
     }),
   ),
 });

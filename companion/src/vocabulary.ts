@@ -33,3 +33,6 @@ export type Panel = string;
 /** Positions of a best-of-five series; the veto pool holds up to 16 maps. */
 export const SERIES_MAPS = 5;
 export const POOL_SIZE = 16;
+
+/** HUD slots in the order the HUD draws them: 1 to 9, then 0 for the tenth player. */
+export const SLOTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0] as const;

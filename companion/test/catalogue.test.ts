@@ -80,9 +80,12 @@ function mismatch(option: Record<string, any> | undefined, schema: Schema): stri
         : `a checkbox (has ${option.type})`;
     case 'integer':
     case 'number':
-      return option.type === 'number' && option.min === schema.minimum && option.max === schema.maximum
+      // A text that accepts variables, its label naming the bounds checked on press.
+      return option.type === 'textinput' &&
+        option.useVariables === true &&
+        String(option.label).endsWith(`(${schema.minimum} to ${schema.maximum})`)
         ? undefined
-        : `a number from ${schema.minimum} to ${schema.maximum} (has ${option.type} ${option.min}..${option.max})`;
+        : `a text with variables, from ${schema.minimum} to ${schema.maximum} (has ${option.type} ${option.label})`;
     case 'string':
       return option.type === 'textinput' ? undefined : `a text (has ${option.type})`;
     case 'array': {

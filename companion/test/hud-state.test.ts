@@ -7,6 +7,9 @@ import { applyEvent, applyGame, emptyGameView } from '../src/hud-state.ts';
 import type { Snapshot } from '../src/server-messages.ts';
 import { variableValues } from '../src/variables.ts';
 
+/** Every opt-in group of variables on: the tests read them all. */
+const ALL_GROUPS = { variablesGame: true, variablesPlayers: true };
+
 function snapshot(revision: number): Snapshot {
   return {
     revision,
@@ -53,7 +56,7 @@ describe('parts the server does not send yet', () => {
   const game = emptyGameView();
 
   it('show empty observer link and suggestion, and names for short tags, until they exist', () => {
-    const values = variableValues(snapshot(1), game, 'ok');
+    const values = variableValues(snapshot(1), game, 'ok', ALL_GROUPS);
     expect(values).toMatchObject({ observer_link: '', observer_suggestion: '', team_a_short: 'Team A' });
   });
 
@@ -81,7 +84,7 @@ describe('parts the server does not send yet', () => {
         lastCut: null,
       }),
     ).snapshot;
-    expect(variableValues(withObserver, game, 'ok')).toMatchObject({
+    expect(variableValues(withObserver, game, 'ok', ALL_GROUPS)).toMatchObject({
       team_a_short: 'NAVI',
       team_b_short: 'G2',
       observer_link: 'connected',
@@ -99,13 +102,13 @@ describe('the observed player', () => {
       full: true,
       live: { observed: { steamid: '765', slot: 7 }, players: { '765': { name: 's1mple' } } },
     });
-    expect(variableValues(snapshot(1), view, 'ok')).toMatchObject({
+    expect(variableValues(snapshot(1), view, 'ok', ALL_GROUPS)).toMatchObject({
       observed_name: 's1mple',
       observed_slot: 7,
     });
     view = applyGame(view, { type: 'game', full: false, live: { observed: { steamid: '999', slot: 7 } } });
-    expect(variableValues(snapshot(1), view, 'ok').observed_name).toBe('s1mple');
+    expect(variableValues(snapshot(1), view, 'ok', ALL_GROUPS).observed_name).toBe('s1mple');
     view = applyGame(view, { type: 'game', full: false, live: { observed: null } });
-    expect(variableValues(snapshot(1), view, 'ok')).toMatchObject({ observed_name: '', observed_slot: '' });
+    expect(variableValues(snapshot(1), view, 'ok', ALL_GROUPS)).toMatchObject({ observed_name: '', observed_slot: '' });
   });
 });

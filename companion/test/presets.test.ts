@@ -61,6 +61,10 @@ describe('the presets', () => {
       'Scenes',
       'Replay',
       'Veto',
+      'Sides',
+      'Player stats',
+      'Map scores',
+      'Live game',
       'Observer',
       'Match',
     ]);
@@ -76,7 +80,10 @@ describe('the presets', () => {
           const options = Object.fromEntries(
             Object.entries(action.options).map(([id, value]) => [
               id,
-              typeof value === 'string' ? value.replace(/\$\([^)]+\)/g, 'nuke') : value,
+              // A variable stands for a value of its kind: a score is a number, anything else a map.
+              typeof value === 'string'
+                ? value.replace(/\$\([^)]+\)/g, (variable) => (/score_[ab]\)/.test(variable) ? '7' : 'nuke'))
+                : value,
             ]),
           );
           try {
@@ -99,7 +106,9 @@ describe('the presets', () => {
       (preset) =>
         !preset.feedbacks.some(
           (feedback: any) =>
-            feedback.feedbackId !== 'command_refused' && feedback.style?.bgcolor !== undefined,
+            (feedback.feedbackId !== 'command_refused' && feedback.style?.bgcolor !== undefined) ||
+            // A value feedback writes the number and its colour itself.
+            host.feedbacks.get(feedback.feedbackId)?.type === 'advanced',
         ),
     );
     expect(plain.map((preset) => preset.name)).toEqual([]);

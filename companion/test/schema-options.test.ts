@@ -40,18 +40,18 @@ describe('options from the payload schema', () => {
     expect(mode.default).toBe(NOT_SENT);
   });
 
-  it('gives a bounded integer a number with its bounds, and an optional one a "send" box', () => {
+  it('gives a bounded integer a text that accepts variables, and an optional one a "send" box', () => {
     const inputs = inputsOf('show_player_stats');
     expect(inputs.find((input) => input.id === 'slot')).toMatchObject({
-      type: 'number',
-      min: 0,
-      max: 9,
-      step: 1,
+      type: 'textinput',
+      label: 'slot (0 to 9)',
+      useVariables: true,
+      default: '0',
     });
     expect(inputs.find((input) => input.id === 'durationMs')).toMatchObject({
-      type: 'number',
-      min: 1,
-      max: 3_600_000,
+      type: 'textinput',
+      label: 'durationMs (1 to 3600000)',
+      useVariables: true,
       isVisibleExpression: '$(options:durationMs__send)',
     });
     expect(inputs.find((input) => input.id === 'durationMs__send')).toMatchObject({

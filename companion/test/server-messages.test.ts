@@ -10,6 +10,9 @@ import { readServerMessage, type Snapshot } from '../src/server-messages.ts';
 import { variableValues } from '../src/variables.ts';
 import { goodSnapshot } from './helpers/stand-in-server.ts';
 
+/** Every opt-in group of variables on: the tests read them all. */
+const ALL_GROUPS = { variablesGame: true, variablesPlayers: true };
+
 const STRANGERS: unknown[] = [undefined, null, 0, -1.5, '', 'x', true, [], {}, [{}], { name: 1 }];
 
 /** A fuller snapshot than the stand-in's: a running veto, a map played, the observer's status. */
@@ -59,9 +62,10 @@ function replaced(value: unknown, path: string[], stranger: unknown): unknown {
 
 function readAll(snapshot: Snapshot): void {
   const game = applyGame(emptyGameView(), { type: 'game', full: true, live: { observed: { slot: 3 } } });
-  variableValues(snapshot, game, 'ok');
+  variableValues(snapshot, game, 'ok', ALL_GROUPS);
   const feedbacks = feedbackDefinitions({
     snapshot: () => snapshot,
+    game: () => game,
     connected: () => true,
     refusedFlash: () => false,
   });

@@ -109,3 +109,28 @@ export async function screenshot(html: string, path: string): Promise<void> {
     await browser.close();
   }
 }
+
+/** A face Companion rendered (its preview API's PNG), under its preset's category. */
+export interface RenderedFace {
+  category: string;
+  name: string;
+  image: string;
+}
+
+/** Photographs the faces a real Companion drew, grouped by category, eight to a row. */
+export async function screenshotFaces(faces: readonly RenderedFace[], path: string, title: string): Promise<void> {
+  const categories = [...new Set(faces.map((face) => face.category))];
+  const html = `<!doctype html><html><body style="margin:0;padding:12px;background:#111;color:#ddd;font:13px sans-serif;width:${8 * 80 + 24}px">
+<h3 style="margin:0 0 8px">${escapeHtml(title)}</h3>
+${categories
+  .map(
+    (category) => `<div style="margin:6px 0 2px">${escapeHtml(category)}</div>
+<div style="display:grid;grid-template-columns:repeat(8,72px);gap:8px">${faces
+      .filter((face) => face.category === category)
+      .map((face) => `<img width="72" height="72" title="${escapeHtml(face.name)}" src="${face.image}">`)
+      .join('')}</div>`,
+  )
+  .join('\n')}
+</body></html>`;
+  await screenshot(html, path);
+}

@@ -33,6 +33,16 @@ export interface ServerOptions {
   lan?: boolean;
   /** An active subscription (`--subscription`): the smart observer may be enabled. */
   subscription?: boolean;
+  /** Log every request (debug, JSON lines): `requests` lists what the server received. */
+  logRequests?: boolean;
+}
+
+/** A request as the server logged it (its access log line at debug). */
+export interface ReceivedRequest {
+  request: string;
+  status: number;
+  address: string;
+  error?: string;
 }
 
 export interface Answer {
@@ -45,6 +55,8 @@ export interface HudServer {
   readonly dataDir: string;
   /** What the server printed (its log at warn and above): for failure messages. */
   readonly output: string[];
+  /** With `logRequests`: every request the server answered, in order. */
+  readonly requests: ReceivedRequest[];
   /** `POST /api/actions/<action>` from this machine, as another client would. */
   command(action: string, payload?: unknown): Promise<Answer>;
   get(path: string): Promise<Answer>;
@@ -96,7 +108,11 @@ export function httpJson(
   });
 }
 
-function startProcess(args: string[], output: string[]): Promise<{ child: ChildProcess; port: number }> {
+function startProcess(
+  args: string[],
+  output: string[],
+  onLine: (line: string) => void = () => {},
+): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(TSX, ['src/cli.ts', ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -118,12 +134,14 @@ function startProcess(args: string[], output: string[]): Promise<{ child: ChildP
     }, READY_TIMEOUT_MS);
     child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.on('line', onLine);
     lines.on('line', (line) => {
       output.push(line);
       const http = /^\s*HTTP\s+http:\/\/\S+:(\d+)/.exec(line);
       if (http) {
         clearTimeout(timer);
         lines.removeAllListeners('line');
+        lines.on('line', onLine);
         lines.on('line', (rest) => output.push(rest));
         done({ child, port: Number(http[1]) });
       }
@@ -156,12 +174,21 @@ export async function startHudServer(options: ServerOptions = {}): Promise<HudSe
     '--data-dir',
     dataDir,
     '--log-level',
-    'warn',
+    options.logRequests ? 'debug' : 'warn',
+    ...(options.logRequests ? ['--log-format', 'json'] : []),
     ...(options.lan ? ['--lan'] : []),
     ...(options.subscription ? ['--subscription'] : []),
   ];
+  const requests: ReceivedRequest[] = [];
   const output: string[] = [];
-  let { child, port } = await startProcess(flags(0), output);
+  const read = (line: string) => {
+    if (!line.startsWith('{') || !line.includes('"request"')) return;
+    try {
+      const entry = JSON.parse(line);
+      if (entry.msg === 'request' && typeof entry.request === 'string') requests.push(entry);
+    } catch {}
+  };
+  let { child, port } = await startProcess(flags(0), output, read);
   const base = () => `http://127.0.0.1:${port}`;
   return {
     get port() {
@@ -169,6 +196,7 @@ export async function startHudServer(options: ServerOptions = {}): Promise<HudSe
     },
     dataDir,
     output,
+    requests,
     command: (action, payload) =>
       httpJson(`${base()}/api/actions/${action}`, { method: 'POST', body: payload ?? {} }),
     get: (path) => httpJson(`${base()}${path}`),
@@ -183,7 +211,7 @@ export async function startHudServer(options: ServerOptions = {}): Promise<HudSe
       ),
     restart: async () => {
       await stopProcess(child);
-      ({ child, port } = await startProcess(flags(port), output));
+      ({ child, port } = await startProcess(flags(port), output, read));
     },
     stop: () => stopProcess(child),
     close: async () => {
