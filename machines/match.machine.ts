@@ -3,7 +3,7 @@ import { assign, enqueueActions, fromCallback, setup } from 'xstate';
 import type { GameSide } from './game-sides.ts';
 import { otherSide } from './game-sides.ts';
 import type { LogoStatuses } from './team-logo.ts';
-import { logoFetchChanges, logoFetchId, logoStatusesFor } from './team-logo.ts';
+import { LOGO_REASON_MAX_LENGTH, logoFetchChanges, logoFetchId, logoStatusesFor } from './team-logo.ts';
 import type { BoFormat, Side, Team, VetoStep } from './veto-rules.ts';
 import { seriesMapsOf } from './veto-rules.ts';
 import type { TeamFormat } from './vocabulary.ts';
@@ -269,7 +269,7 @@ export const matchMachine = setup({
       const status =
         event.type === 'match.logo.stored'
           ? { state: 'stored' as const, src: event.src }
-          : { state: 'failed' as const, reason: event.reason };
+          : { state: 'failed' as const, reason: event.reason.slice(0, LOGO_REASON_MAX_LENGTH) };
       enqueue.assign({ logos: { ...context.logos, [event.logo]: status } });
       enqueue.stopChild(logoFetchId(event.logo));
     }),

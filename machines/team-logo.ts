@@ -9,6 +9,13 @@
 export const LOGO_STATES = ['fetching', 'stored', 'failed'] as const;
 export type LogoState = (typeof LOGO_STATES)[number];
 
+/**
+ * The longest reason a failed logo keeps: it is saved with the match and sent to every client, and
+ * parts of it (a host, a status text) come from the address and the server it names. The fetch cuts
+ * remote text where it enters; the match machine holds no longer reason whatever reports it.
+ */
+export const LOGO_REASON_MAX_LENGTH = 300;
+
 /** What the server holds of a logo; for a team on the wire, also what its pages load. */
 export interface LogoStatus {
   state: LogoState;

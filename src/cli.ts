@@ -196,7 +196,7 @@ async function main(argv: string[]): Promise<void> {
 
 type Values = ReturnType<typeof parse>['values'];
 
-const SOURCE_KEYS = ['faceitUrl', 'faceitDataApiUrl', 'hltvUrl'] as const;
+const SOURCE_KEYS = ['faceitUrl', 'faceitDataApiUrl', 'hltvUrl', 'faceitKeyHost'] as const;
 
 /**
  * What the flags and the environment set for this run only: they win over the saved settings and

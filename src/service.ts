@@ -261,7 +261,10 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   }
   hub.emitter.on('changed', () => void store.requestSave());
   const stats = new PlayerStatsLookup({
-    faceit: () => ({ dataApiUrl: settings.current().sources.faceitDataApiUrl, apiKey: options.faceitApiKey }),
+    faceit: () => {
+      const { faceitDataApiUrl, faceitKeyHost } = settings.current().sources;
+      return { dataApiUrl: faceitDataApiUrl, keyHost: faceitKeyHost, apiKey: options.faceitApiKey };
+    },
     ...(options.statsTimeoutMs === undefined ? {} : { timeoutMs: options.statsTimeoutMs }),
     onBackgroundFailure: (player, error) =>
       logger.info({ steamid: player.steamid, error: error.message }, 'player stats: a lookup failed'),

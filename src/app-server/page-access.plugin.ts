@@ -107,7 +107,11 @@ function credentialRefusal(
   const view = extractQueryValue(request.url, VIEW_KEY_PARAM);
   if (presented !== undefined && tokensEqual(access.token(), presented)) return null;
   if (peer.class === 'loopback') {
-    if (request.headers.origin !== undefined || view !== undefined) request.grant = 'view';
+    // The view key only reads, wherever it comes from. A browser page of this server without a
+    // session (OBS on this machine: no other site can send this Origin) reads, and as the HUD
+    // overlay reports what it shows.
+    if (view !== undefined) request.grant = 'view';
+    else if (request.headers.origin !== undefined) request.grant = 'report';
     return null;
   }
   if (presented === undefined && view !== undefined && reading) {

@@ -4,7 +4,7 @@ import { normalizeMapName } from '../../machines/map-names.ts';
 import type { BoFormat, Side, Team, VetoStep } from '../../machines/veto-rules.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import type { SourceClient } from './fetch-source.ts';
-import type { ImportSources } from './import-sources.ts';
+import { faceitDataApiKey, type ImportSources } from './import-sources.ts';
 import type { ImportedVeto } from './imported-veto.ts';
 import { teamOf } from './team-of.ts';
 
@@ -101,14 +101,16 @@ export async function importFaceitMatch(
 ): Promise<ImportedVeto> {
   const { client, sources } = context;
   const id = encodeURIComponent(matchId);
-  const info = sources.faceitApiKey
+  // With a key, the Data API, unless its base is no place for the key: then the import says why.
+  const apiKey = faceitDataApiKey(sources);
+  const info = apiKey
     ? faceitMatchFromDataApi(
         await client.json({
           source: 'the FACEIT Data API',
           what: 'match',
           url: `${sources.faceitDataApiUrl}/matches/${id}`,
           notFound: MATCH_NOT_FOUND,
-          headers: { Authorization: `Bearer ${sources.faceitApiKey}` },
+          headers: { Authorization: `Bearer ${apiKey}` },
         }),
       )
     : faceitMatchFromMatchV2(

@@ -1,4 +1,6 @@
-import { hostOfUrl, networkCause } from '../net/network-errors.ts';
+import type { Dispatcher, Response } from 'undici';
+import { fetch } from 'undici';
+import { hostOfUrl, networkCause, remoteText } from '../net/network-errors.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { VERSION } from '../version.ts';
 
@@ -36,6 +38,11 @@ export interface ImportBudget {
 /** Larger answers are not a match page or a match object; stop reading rather than buffer them. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
+/** Redirects followed for one request; a site needs one or two (http to https, a CDN's edge). */
+export const MAX_REDIRECTS = 5;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
 /**
  * A signal that aborts when the budget runs out or the caller gives up. The abort reason is
  * already the ServiceError to report, so the client can tell a time-out from a cancellation.
@@ -68,9 +75,54 @@ export function defaultUserAgent(): string {
   return `hud-automation/${VERSION} (+local CS2 broadcast automation)`;
 }
 
-export function createSourceClient(options: { signal: AbortSignal; userAgent?: string }): SourceClient {
-  const { signal } = options;
+/**
+ * `dispatcher` opens the connections: without one, any address (the importers' sources, set by the
+ * operator); the logo fetch gives the address guard (src/import/address-guard.ts), whose check runs
+ * again for every redirect, since each hop is a connection of its own.
+ */
+export function createSourceClient(options: {
+  signal: AbortSignal;
+  userAgent?: string;
+  dispatcher?: Dispatcher;
+}): SourceClient {
+  const { signal, dispatcher } = options;
   const userAgent = options.userAgent ?? defaultUserAgent();
+
+  /**
+   * The answer at the end of the redirects. `hop.url` is the address asked last, so that a failure
+   * after a redirect names where it went.
+   */
+  async function follow(request: SourceRequest, accept: string, hop: { url: string }): Promise<Response> {
+    const own = { 'User-Agent': userAgent, Accept: accept };
+    let headers: Record<string, string> = { ...own, ...request.headers };
+    for (let redirects = 0; ; redirects += 1) {
+      const response = await fetch(hop.url, {
+        headers,
+        redirect: 'manual',
+        signal,
+        ...(dispatcher === undefined ? {} : { dispatcher }),
+      });
+      const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+      if (location === null) return response;
+      await response.body?.cancel().catch(() => undefined);
+      if (redirects === MAX_REDIRECTS) {
+        throw new ServiceError(
+          'upstream_error',
+          `${request.source} redirected the ${request.what} request more than ${MAX_REDIRECTS} times`,
+        );
+      }
+      const next = redirectTarget(location, hop.url);
+      if (next === null) {
+        throw new ServiceError(
+          'upstream_error',
+          `${request.source} redirected the ${request.what} request to something that is not an http(s) address (${remoteText(location)})`,
+        );
+      }
+      // What the request carries for its own site (an API key) never goes to another one.
+      if (next.origin !== new URL(hop.url).origin) headers = own;
+      hop.url = next.href;
+    }
+  }
 
   async function load(
     request: SourceRequest,
@@ -78,20 +130,17 @@ export function createSourceClient(options: { signal: AbortSignal; userAgent?: s
     maxBytes = MAX_BODY_BYTES,
   ): Promise<{ response: Response; body: Buffer }> {
     if (signal.aborted) throw abortError(signal, request);
+    const hop = { url: request.url };
     let response: Response;
     let body: Buffer;
     try {
-      response = await fetch(request.url, {
-        headers: { 'User-Agent': userAgent, Accept: accept, ...request.headers },
-        redirect: 'follow',
-        signal,
-      });
+      response = await follow(request, accept, hop);
       body = await readBody(response, request, maxBytes);
     } catch (error) {
       // fetch rejects with the abort reason itself, so the budget is checked before anything else.
       if (signal.aborted) throw abortError(signal, request);
       if (error instanceof ServiceError) throw error;
-      throw networkError(error, request);
+      throw networkError(error, request, hop.url);
     }
     const challenge = await botCheck(response, body);
     if (challenge !== null) {
@@ -111,7 +160,7 @@ export function createSourceClient(options: { signal: AbortSignal; userAgent?: s
       try {
         return JSON.parse(body.toString('utf8')) as unknown;
       } catch {
-        const type = response.headers.get('content-type') ?? 'no content type';
+        const type = remoteText(response.headers.get('content-type') ?? 'no content type');
         throw new ServiceError(
           'upstream_error',
           `${request.source} answered the ${request.what} request with something that is not JSON (${type})`,
@@ -124,7 +173,7 @@ export function createSourceClient(options: { signal: AbortSignal; userAgent?: s
     },
     async bytes(request, accept, maxBytes) {
       const { response, body } = await load(request, accept, maxBytes);
-      return { body, type: response.headers.get('content-type') ?? '' };
+      return { body, type: remoteText(response.headers.get('content-type') ?? '') };
     },
   };
 }
@@ -163,15 +212,31 @@ function abortError(signal: AbortSignal, request: SourceRequest): ServiceError {
   return new ServiceError('upstream_error', `the ${request.what} request to ${request.source} was aborted`);
 }
 
-function networkError(error: unknown, request: SourceRequest): ServiceError {
+/** The absolute http(s) address a redirect's Location names, resolved against the address asked; null when it names none. */
+function redirectTarget(location: string, from: string): URL | null {
+  try {
+    const next = new URL(location, from);
+    return next.protocol === 'http:' || next.protocol === 'https:' ? next : null;
+  } catch {
+    return null;
+  }
+}
+
+function networkError(error: unknown, request: SourceRequest, url: string): ServiceError {
+  // The host a redirect chose is the other server's text: quoted within its bound.
+  const where =
+    url === request.url
+      ? hostOfUrl(url)
+      : `${hostOfUrl(request.url)}, redirected to ${remoteText(hostOfUrl(url))}`;
   return new ServiceError(
     'upstream_error',
-    `could not reach ${request.source} (${hostOfUrl(request.url)}) for the ${request.what}: ${networkCause(error)}`,
+    `could not reach ${request.source} (${where}) for the ${request.what}: ${networkCause(error)}`,
   );
 }
 
 function statusError(response: Response, request: SourceRequest): ServiceError {
-  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  const text = remoteText(response.statusText);
+  const status = `${response.status}${text ? ` ${text}` : ''}`;
   let hint = '';
   if (response.status === 404) hint = `: ${request.notFound}`;
   else if (response.status === 401 || response.status === 403)
@@ -192,7 +257,7 @@ function statusError(response: Response, request: SourceRequest): ServiceError {
  */
 async function botCheck(response: Response, bytes: Buffer): Promise<string | null> {
   const mitigated = response.headers.get('cf-mitigated');
-  if (mitigated) return `a Cloudflare bot check (cf-mitigated: ${mitigated})`;
+  if (mitigated) return `a Cloudflare bot check (cf-mitigated: ${remoteText(mitigated)})`;
   const type = response.headers.get('content-type') ?? '';
   // An image is never a block page: only what says it is HTML, or looks like it, is parsed.
   if (type.startsWith('image/')) return null;

@@ -1,7 +1,10 @@
 /**
  * Where the importer loads matches from. Production talks to the real sites; tests and a local
- * mirror point the same paths at another base URL, so every request is `{base}{path}`.
+ * mirror point the same paths at another base URL, so every request is `{base}{path}`. The FACEIT
+ * key goes only to open.faceit.com, or to the host the operator confirmed (src/net/key-destination.ts).
  */
+import { FACEIT_KEY, hostRefusal, keyRefusal } from '../net/key-destination.ts';
+import { unavailable } from '../protocol/errors.ts';
 
 export interface ImportSources {
   /** FACEIT web site: the internal match (`/api/match/v2/...`) and veto history (`/api/democracy/v1/...`). */
@@ -12,6 +15,11 @@ export interface ImportSources {
   hltvUrl: string;
   /** FACEIT Data API key (server-side key). Without it the internal match endpoint is used. */
   faceitApiKey?: string;
+  /**
+   * The host besides open.faceit.com that the operator confirmed to receive the key (`name[:port]`):
+   * a Data API base elsewhere gets no key without it.
+   */
+  faceitKeyHost?: string;
 }
 
 export const DEFAULT_IMPORT_SOURCES: Readonly<ImportSources> = {
@@ -26,6 +34,7 @@ export const IMPORT_SOURCE_ENV = {
   faceitDataApiUrl: 'HUD_FACEIT_DATA_API_URL',
   hltvUrl: 'HUD_HLTV_URL',
   faceitApiKey: 'FACEIT_API_KEY',
+  faceitKeyHost: 'HUD_FACEIT_KEY_HOST',
 } as const satisfies Record<keyof ImportSources, string>;
 
 /**
@@ -60,7 +69,24 @@ export function importSourcesFromEnv(env: Readonly<Record<string, string | undef
   };
   const apiKey = read(IMPORT_SOURCE_ENV.faceitApiKey);
   if (apiKey !== undefined) sources.faceitApiKey = apiKey;
+  const keyHost = read(IMPORT_SOURCE_ENV.faceitKeyHost);
+  if (keyHost !== undefined) {
+    const refusal = hostRefusal(keyHost);
+    if (refusal) throw new Error(`${IMPORT_SOURCE_ENV.faceitKeyHost}: ${refusal}`);
+    sources.faceitKeyHost = keyHost;
+  }
   return sources;
+}
+
+/**
+ * The key of the FACEIT Data API, when it may go to the base these sources name; else the refusal
+ * in words (503: the operator's setting decides). Undefined when no key is configured.
+ */
+export function faceitDataApiKey(sources: ImportSources): string | undefined {
+  if (sources.faceitApiKey === undefined) return undefined;
+  const refusal = keyRefusal(FACEIT_KEY, sources.faceitDataApiUrl, sources.faceitKeyHost);
+  if (refusal) throw unavailable(`the FACEIT Data API is not asked: ${refusal}`);
+  return sources.faceitApiKey;
 }
 
 /** `https://x.org/` and `https://x.org` must build the same request URLs. */

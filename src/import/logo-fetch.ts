@@ -1,15 +1,18 @@
 /**
  * The team logo fetch: one http(s) address, loaded once into the media store in the background,
  * with the care of the importers' requests (one client, a deadline, a size limit, every failure in
- * words). Only an image is kept, recognised by its first bytes (docs/application.md, "Team logos").
+ * words), from a device that is not this machine (src/import/address-guard.ts). Only an image is
+ * kept, recognised by its first bytes (docs/application.md, "Team logos").
  */
 import type { EventObject } from 'xstate';
 import { fromCallback } from 'xstate';
 import type { LogoFetchInput, MatchEvent } from '../../machines/match.machine.ts';
-import { hostOfUrl } from '../net/network-errors.ts';
+import { LOGO_REASON_MAX_LENGTH } from '../../machines/team-logo.ts';
+import { hostOfUrl, remoteText } from '../net/network-errors.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import type { ImageType } from '../protocol/media.ts';
 import { IMAGE_TYPE_WORDS, imageTypeOf, MAX_IMAGE_BYTES } from '../protocol/media.ts';
+import { createAddressGuard } from './address-guard.ts';
 import { createImportBudget, createSourceClient } from './fetch-source.ts';
 
 /** How long one logo may take, redirects included: a logo server that hangs is given up. */
@@ -32,12 +35,15 @@ export async function fetchLogo(
   signal?: AbortSignal,
 ): Promise<string> {
   const budget = createImportBudget('the logo', options.timeoutMs, signal);
+  // The address comes from a client (set_teams, a veto, an import's page): it may not make the
+  // server reach this machine or link-local addresses, on the first request or after a redirect.
+  const dispatcher = createAddressGuard();
   try {
-    const client = createSourceClient(
-      options.userAgent === undefined
-        ? { signal: budget.signal }
-        : { signal: budget.signal, userAgent: options.userAgent },
-    );
+    const client = createSourceClient({
+      signal: budget.signal,
+      dispatcher,
+      ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
+    });
     const { body, type } = await client.bytes(
       {
         source: `the logo's server (${hostOfUrl(logo)})`,
@@ -61,6 +67,8 @@ export async function fetchLogo(
     return await options.store(body, image);
   } finally {
     budget.dispose();
+    // Its sockets end with the fetch (a logo server's keep-alive is not held open).
+    dispatcher.destroy().catch(() => undefined);
   }
 }
 
@@ -83,7 +91,7 @@ export function createLogoFetch(options: LogoFetchOptions) {
           logo: input.logo,
           reason:
             error instanceof ServiceError
-              ? error.message
+              ? remoteText(error.message, LOGO_REASON_MAX_LENGTH)
               : 'the logo could not be kept (an unexpected error)',
         }),
     );

@@ -77,3 +77,34 @@ export function parseAddress(text: string | undefined): ipaddr.IPv4 | ipaddr.IPv
     return undefined;
   }
 }
+
+/**
+ * The kinds of address (ipaddr.js's range names) of a device that a server may fetch from for a
+ * client: the internet and the private ranges of the local network (a venue's file server). Never
+ * loopback, link-local (where clouds answer metadata), unspecified (0.0.0.0 reaches this machine),
+ * multicast, broadcast, carrier-grade NAT, reserved ranges, nor IPv6 forms that carry an IPv4
+ * address to a translator (NAT64, 6to4, Teredo): a translator on this network could reach anything.
+ */
+const DEVICE_RANGES: Readonly<Record<'ipv4' | 'ipv6', ReadonlySet<string>>> = {
+  ipv4: new Set(['unicast', 'private']),
+  ipv6: new Set(['unicast', 'uniqueLocal']),
+};
+
+/** The only IPv6 addresses assigned to devices besides unique local ones; outside it ipaddr.js still says "unicast". */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * Whether the server may connect to `address` on a client's behalf (a team logo): a device of the
+ * internet or of the local network that is not this machine. `ownAddresses` are this machine's
+ * interface addresses (os.networkInterfaces()): a service there answers as if asked from this
+ * machine. Anything that is not a plain IP address is refused. Never throws.
+ */
+export function mayFetchFrom(address: string | undefined, ownAddresses: readonly string[]): boolean {
+  const parsed = parseAddress(address);
+  if (parsed === undefined || !DEVICE_RANGES[parsed.kind()].has(parsed.range())) return false;
+  if (parsed.kind() === 'ipv6' && parsed.range() === 'unicast' && !parsed.match(GLOBAL_UNICAST)) {
+    return false;
+  }
+  const canonical = canonicalAddress(address);
+  return !ownAddresses.some((own) => canonicalAddress(own) === canonical);
+}

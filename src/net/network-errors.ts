@@ -3,6 +3,21 @@
  * logo fetch's and the stats platforms' requests say it alike. Pure: reads the error Node gave.
  */
 
+/** The code of the error a guarded connection fails with when its address is refused (src/import/address-guard.ts). */
+export const ADDRESS_REFUSED = 'HUD_ADDRESS_REFUSED';
+
+/** The longest text from another server (a status text, a content type) a message quotes. */
+export const REMOTE_TEXT_MAX = 120;
+
+/**
+ * Text another server chose, as a message quotes it: at most `max` characters, control characters
+ * as spaces. It goes into answers, logs and saved state, so its size is ours, not the server's.
+ */
+export function remoteText(text: string, max = REMOTE_TEXT_MAX): string {
+  const characters = [...text.replace(/\p{Cc}/gu, ' ')];
+  return characters.length <= max ? characters.join('') : `${characters.slice(0, max - 1).join('')}…`;
+}
+
 const NETWORK_CAUSES: Record<string, string> = {
   ECONNREFUSED: 'the connection was refused',
   ECONNRESET: 'the connection was reset',
@@ -13,6 +28,10 @@ const NETWORK_CAUSES: Record<string, string> = {
   ENETUNREACH: 'the network is unreachable',
   UND_ERR_SOCKET: 'the connection closed unexpectedly',
   UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+  // One sentence for every refused address, said before any connection is tried: whether something
+  // listens there, or what kind of address it is, is never told (no map of this machine's ports).
+  [ADDRESS_REFUSED]:
+    'its address is refused (the server never fetches from this machine, link-local or special addresses)',
 };
 
 /** The system error's code: undici reports it as `cause` of a TypeError("fetch failed"), sometimes deeper. */

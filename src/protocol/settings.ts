@@ -21,6 +21,14 @@ export const ImportSourcesSchema = Type.Object({
   faceitUrl: Type.String(),
   faceitDataApiUrl: Type.String(),
   hltvUrl: Type.String(),
+  // Absent in files from before issue 37, and until the operator confirms a host: none.
+  faceitKeyHost: Type.Optional(
+    Type.String({
+      maxLength: 261,
+      description:
+        'The host (name or name:port) besides open.faceit.com that may receive FACEIT_API_KEY, confirmed by the operator; empty: none (docs/access.md)',
+    }),
+  ),
 });
 
 export const AutomationSettingsSchema = Type.Object({

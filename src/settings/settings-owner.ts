@@ -4,6 +4,7 @@ import { DEFAULT_IMPORT_SOURCES } from '../import/import-sources.ts';
 import type { Settings, SettingsChange } from '../protocol/settings.ts';
 import { withNormalizedPool } from './map-pool.ts';
 import { automationEnabled, brandingOf, gameSettings, vetoSettings } from './settings.ts';
+import { withCheckedSources } from './source-settings.ts';
 
 export const DEFAULT_SETTINGS: Settings = {
   lanMode: false,
@@ -91,8 +92,9 @@ export class SettingsOwner {
 
   /** Changes the saved settings (and so the ones in use; a changed field is no longer overridden). */
   async update(requested: SettingsChange): Promise<Settings> {
-    // Refused here (400, nothing saved) when the map pool names no map or a map twice.
-    const changes = withNormalizedPool(requested);
+    // Refused here (400, nothing saved) when the map pool names no map or a map twice, or a source
+    // is no address.
+    const changes = withCheckedSources(withNormalizedPool(requested));
     this.#saved = withChanges(this.#saved, changes);
     this.#overrides = withoutChanged(this.#overrides, changes);
     const next = withChanges(this.#saved, this.#overrides);

@@ -1,5 +1,6 @@
 import type { PlatformFigures } from '../../machines/panel.machine.ts';
 import type { StatsProvider } from '../../machines/vocabulary.ts';
+import { FACEIT_KEY, keyRefusal } from '../net/key-destination.ts';
 import { ServiceError, unavailable } from '../protocol/errors.ts';
 import { type FaceitAccess, faceitFigures, type LookedUpPlayer } from './faceit-stats.ts';
 import { lookupBudget } from './platform-request.ts';
@@ -23,9 +24,20 @@ export const PLATFORM_B_REFUSAL =
 export const NO_FACEIT_KEY =
   'platform_a (FACEIT) stats need a FACEIT Data API key: start hud-automation with the environment variable FACEIT_API_KEY set to a server-side key of the FACEIT developer portal';
 
+/** Where the Data API is, the key, and the host the operator confirmed for the key besides FACEIT's. */
+export interface FaceitSettings {
+  dataApiUrl: string;
+  apiKey: string | undefined;
+  /** `sources.faceitKeyHost`: a base on another host gets no key without it. */
+  keyHost: string | undefined;
+}
+
 export interface PlayerStatsLookupOptions {
-  /** Where the Data API is and the key, read at each lookup; no key: platform_a is refused. */
-  faceit: () => { dataApiUrl: string; apiKey: string | undefined };
+  /**
+   * The FACEIT settings, read at each lookup; no key, or a base the key may not go to: platform_a is
+   * refused and nothing is asked (src/net/key-destination.ts).
+   */
+  faceit: () => FaceitSettings;
   timeoutMs?: number;
   /** A background lookup (one nobody waits for) failed: for the log. */
   onBackgroundFailure?: (player: LookedUpPlayer, error: ServiceError) => void;
@@ -46,7 +58,8 @@ export class PlayerStatsLookup {
   /** Why the provider cannot give figures at all (not configured, not supported), or null. */
   refusal(provider: PlatformProvider): ServiceError | null {
     if (provider === 'platform_b') return unavailable(PLATFORM_B_REFUSAL);
-    return this.#access() === null ? unavailable(NO_FACEIT_KEY) : null;
+    const access = this.#access();
+    return typeof access === 'string' ? unavailable(access) : null;
   }
 
   /** The player's figures: from this match's cache, the lookup in flight, or a new lookup. */
@@ -80,16 +93,20 @@ export class PlayerStatsLookup {
     this.#cache.clear();
   }
 
-  #access(): FaceitAccess | null {
-    const { dataApiUrl, apiKey } = this.#options.faceit();
-    return apiKey ? { dataApiUrl: dataApiUrl.replace(/\/+$/, ''), apiKey } : null;
+  /** The base and the key a lookup uses, or why there is none: no key, or a base it may not go to. */
+  #access(): FaceitAccess | string {
+    const { dataApiUrl, apiKey, keyHost } = this.#options.faceit();
+    if (!apiKey) return NO_FACEIT_KEY;
+    const refusal = keyRefusal(FACEIT_KEY, dataApiUrl, keyHost);
+    if (refusal) return `platform_a (FACEIT) stats are not looked up: ${refusal}`;
+    return { dataApiUrl: dataApiUrl.replace(/\/+$/, ''), apiKey };
   }
 
   #lookup(player: LookedUpPlayer): Promise<PlatformFigures> {
     const cached = this.#cache.get(player.steamid);
     if (cached) return cached;
     const access = this.#access();
-    if (!access) return Promise.reject(unavailable(NO_FACEIT_KEY));
+    if (typeof access === 'string') return Promise.reject(unavailable(access));
     const budget = lookupBudget('FACEIT', this.#timeoutMs);
     const lookup = faceitFigures(player, access, budget.signal).finally(() => budget.dispose());
     this.#cache.set(player.steamid, lookup);

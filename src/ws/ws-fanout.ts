@@ -38,7 +38,7 @@ export interface WsClient {
   session: string | null;
   /** What the page says it is (`?role=`): operator, overlay, scene … */
   role: string | null;
-  /** What its credential allows: `view` only reads (and an overlay's report), whatever the role says. */
+  /** What its credential allows (src/access/grant.ts): `view` only reads, whatever the role says. */
   grant: Grant;
   /** Gets the live game data (`game` messages): a page, or a client that asked (`?subscribe=game`). */
   game: boolean;

@@ -77,19 +77,24 @@ export const fullSnapshot = ({ hub, settings }: WsDeps): Snapshot => ({
 
 /**
  * The caller of a client's messages: a program on the automation server; on the application server
- * the page's role (the HUD overlay, a scene page), else the operator app. A connection whose
- * credential only reads is an overlay (it may report what it shows) or a viewer, whatever else it
- * names: the role it declares can narrow what it may do, never widen it. What each may run is the
- * dispatcher's to decide.
+ * the page's role (the HUD overlay, a scene page), else the operator app.
  */
 function callerOf({ transport }: WsContext, client: WsClient): Caller {
   return { transport, address: client.address, role: roleOf(transport, client) };
 }
 
+/**
+ * What a page connection may run, in one place: its credential's grant, narrowed by the role it
+ * names (a role never widens a grant). The view key only reads: every trigger and every report is
+ * refused, whatever role it names. A page of this server in a browser on this machine (OBS) reads
+ * and, as the HUD overlay, reports what it shows. Which commands each role reaches is the
+ * dispatcher's callers check.
+ */
 function roleOf(transport: WsContext['transport'], { role, grant }: WsClient): Role {
   if (transport === 'ws') return 'program';
-  if (role === 'overlay') return 'overlay';
   if (grant === 'view') return 'viewer';
+  if (role === 'overlay') return 'overlay';
+  if (grant === 'report') return 'viewer';
   return role === 'scene' ? 'scene' : 'operator';
 }
 

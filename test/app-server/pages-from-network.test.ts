@@ -135,12 +135,12 @@ describe.skipIf(skipReason)(
         viewers.push(viewer);
       }
       expect((await get(server, '/api/state')).body.state.scoreboardVisible).toBeUndefined();
-      // The overlay's own report still works over the view key.
+      // The view key never writes, not even the overlay's report (issue 37): the token's overlay reports.
       const [, overlay] = viewers;
       if (!overlay) throw new Error('the overlay viewer did not open');
       overlay.send({ type: 'report', id: 'open', report: { opened: true } });
-      expect(await results(overlay, 'open')).toMatchObject({ type: 'result', ok: true });
-      expect((await get(server, '/api/state')).body.state.hudWindowOpen).toBe(true);
+      expect(await results(overlay, 'open')).toMatchObject({ type: 'result', ok: false, status: 403 });
+      expect((await get(server, '/api/state')).body.state.hudWindowOpen).toBe(false);
       // Every viewer follows the state: a command from this machine reaches them.
       expect((await command(server, 'show_veto')).status).toBe(200);
       for (const viewer of viewers) {
@@ -236,7 +236,7 @@ describe.skipIf(skipReason)(
         }
       });
 
-      it('shows the overlay with the view key and follows commands, reporting what it shows; refuses it without', async () => {
+      it('shows the overlay with the view key and follows commands, reporting nothing; refuses it without', async () => {
         const server = await build({ overrides: { lanMode: true } });
         const url = net.lan.url(server.applicationPort, '/hud');
         const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
@@ -244,12 +244,15 @@ describe.skipIf(skipReason)(
           const page = await context.newPage();
           const refused = await page.goto(url);
           expect(refused?.status()).toBe(401);
+          // The view key's overlay does not report that it opened: the operator opens the window.
+          expect((await command(server, 'show_overlay')).status).toBe(200);
           await page.goto(`${url}?view=${server.service.secrets.viewKey()}`);
           await page.locator('[data-page="hud"][data-ready="true"][data-overlay-visible="true"]').waitFor();
           expect((await command(server, 'show_scoreboard')).status).toBe(200);
           await page.locator('[data-panel="scoreboard"][data-visible="true"]').waitFor({ state: 'attached' });
-          // Its report (opened) reached the state over the view key's connection.
-          expect((await get(server, '/api/state')).body.state.hudWindowOpen).toBe(true);
+          // Its report (presets, panel flags) was refused: the view key reads, never writes.
+          expect((await get(server, '/api/presets')).body.presets).toEqual([]);
+          expect((await get(server, '/api/state')).body.state.scoreboardVisible).toBe(true);
           expect(server.service.access.recent.list().some((r) => r.address === net.lan.serverAddress)).toBe(
             true,
           );

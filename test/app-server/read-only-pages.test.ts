@@ -3,9 +3,10 @@
  * to the application server's WebSocket may run follows its credential, not its `?role=`. A browser
  * page without a session (OBS on this machine: it carries the application server's own Origin) and
  * anything that presents only the view key read the state and may not run a command, whatever role
- * they name; the HUD overlay's report still works for role=overlay. A signed-in page, the access
- * token and a program on this machine (no Origin, the spec's local client) keep full rights. The view
- * key is its own owner-only file, read and regenerated through the panel API.
+ * they name; the HUD overlay's report works for role=overlay on this machine's page, never with the
+ * view key (issue 37: the view key reads, never writes). A signed-in page, the access token and a
+ * program on this machine (no Origin, the spec's local client) keep full rights. The view key is its
+ * own owner-only file, read and regenerated through the panel API.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -93,6 +94,78 @@ describe('pages that only show cannot run commands, whatever role they name', ()
     const operator = await connect(wsOf(server, '?role=operator'), { headers: { origin, cookie } });
     await operator.next();
     expect(await trigger(operator, 'o', 'show_veto')).toMatchObject({ ok: true });
+  });
+
+  it('the view key never writes: its reports, triggers and HTTP writes are refused and nothing changes, with or without an Origin', async () => {
+    const server = await build({ headless: false });
+    const viewKey = server.service.secrets.viewKey();
+    const origin = server.applicationUrl;
+    const before = (await get(server, '/api/state')).body.state;
+    const { secrets: held } = server.service;
+    const secrets = () => [held.token(), held.viewKey(), held.signInKey()];
+    const keys = secrets();
+    const report = { opened: true, scoreboardVisible: true, presets: [{ id: 'forged', name: 'Forged' }] };
+    const withAndWithoutOrigin: Record<string, string>[] = [{}, { origin }];
+
+    // Every role a page names, the HUD overlay's and the observer page's (role=scene) among them.
+    for (const role of ['overlay', 'scene', 'operator', 'program', '']) {
+      for (const headers of withAndWithoutOrigin) {
+        const query = `?view=${viewKey}${role ? `&role=${role}` : ''}`;
+        const where = `${query} ${JSON.stringify(headers)}`;
+        const viewer = await connect(wsOf(server, query), { headers });
+        expect((await viewer.next()).type).toBe('hello');
+        viewer.send({ type: 'report', id: 'r', report });
+        const reported = await viewer.waitFor((m) => m.type === 'result' && m.id === 'r');
+        expect(reported, where).toMatchObject({ ok: false, status: 403, error: 'forbidden' });
+        expect(reported.message, where).toContain('only reads');
+        expect(await trigger(viewer, 't', 'show_scoreboard'), where).toMatchObject({
+          ok: false,
+          status: 403,
+          error: 'forbidden',
+        });
+        // Reads stay: a snapshot and a ping.
+        viewer.send({ type: 'snapshot', id: 's' });
+        expect(await viewer.waitFor((m) => m.type === 'snapshot' && m.id === 's')).toBeDefined();
+        viewer.send({ type: 'ping', id: 'p' });
+        expect(await viewer.waitFor((m) => m.type === 'pong' && m.id === 'p')).toMatchObject({
+          revision: before.revision,
+        });
+        viewer.close();
+      }
+    }
+
+    // The observer page loads with the key; every write route of the application server refuses it.
+    expect((await fetch(`${server.applicationUrl}/observer?view=${viewKey}`)).status).toBe(200);
+    const writes = [
+      ['/api/panel/settings', { lanMode: true }],
+      ['/api/panel/subscription', { active: true }],
+      ['/api/panel/token/regenerate', undefined],
+      ['/api/panel/view-key/regenerate', undefined],
+      ['/api/panel/sign-in-key/regenerate', undefined],
+      ['/api/panel/sessions/end', { id: 'x' }],
+      ['/api/panel/media', { data: 'iVBORw0KGgo=' }],
+      ['/api/panel/media/radar', { data: 'iVBORw0KGgo=' }],
+      ['/api/panel/game/install', {}],
+      ['/api/actions/show_scoreboard', undefined],
+      ['/internal/overlay_report', report],
+    ] as const;
+    for (const [path, body] of writes) {
+      for (const headers of withAndWithoutOrigin) {
+        const response = await fetch(`${server.applicationUrl}${path}?view=${viewKey}`, {
+          method: 'POST',
+          headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        expect(response.status, `${path} ${JSON.stringify(headers)}`).toBeGreaterThanOrEqual(400);
+        expect(await response.json()).toMatchObject({ ok: false });
+      }
+    }
+
+    // Nothing on air changed, no revision, no preset catalogue, no secret, no setting.
+    expect((await get(server, '/api/state')).body.state).toEqual(before);
+    expect((await get(server, '/api/presets')).body.presets).toEqual([]);
+    expect(secrets()).toEqual(keys);
+    expect(server.service.settings.current().lanMode).toBe(false);
   });
 
   it('the view key is its own owner-only file; the panel reads and regenerates it, and the old one stops working', async () => {

@@ -1,23 +1,33 @@
 /**
  * Team logos end to end over the real servers: a logo at an http(s) address is fetched once by the
  * server into its media store and served by the application server; the pages are told what to
- * load (the match summary's `logos`), or why there is nothing to load.
+ * load (the match summary's `logos`), or why there is nothing to load. The logo hosts are devices
+ * of the local network (a test network's namespace): the server fetches from nowhere on this machine.
  */
 import { describe, expect, it } from 'vitest';
+import { LOGO_REASON_MAX_LENGTH } from '../../machines/team-logo.ts';
+import { REMOTE_TEXT_MAX } from '../../src/net/network-errors.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get, tempDir } from '../helpers/build.ts';
 import { panelApi } from '../helpers/hud.ts';
-import { pngOf, settledLogo, startLogoServer, svgOf } from '../helpers/logos.ts';
+import { logoNetwork, pngOf, settledLogo, startLogoServer, svgOf } from '../helpers/logos.ts';
+import { netnsSkipReason } from '../helpers/netns.ts';
 import { fixtureText, html, startSourceServer, unusedPort } from '../import/source-server.ts';
 
 const PNG = pngOf(16, 0xf2c12e);
+
+/** Without the netns harness there is no device of the local network to fetch a logo from. */
+const skip = netnsSkipReason();
+
+const REFUSED =
+  /its address is refused \(the server never fetches from this machine, link-local or special addresses\)$/;
 
 /** A match event or a hello snapshot: the match summary a page gets first, however it is sent. */
 async function logosOnConnect(server: RunningServer) {
   return (await get(server, '/api/match')).body.match.logos;
 }
 
-describe('team logos at an http(s) address', () => {
+describe.skipIf(skip)(`team logos at an http(s) address${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('a good logo is fetched once, stored, served by the application server and kept through a restart with its origin gone', async () => {
     const origin = await startLogoServer({ '/navi.png': { type: 'image/png', body: PNG } });
     const dataDir = await tempDir();
@@ -76,15 +86,19 @@ describe('team logos at an http(s) address', () => {
     expect(origin.requests).toEqual(['/gone.png']);
   });
 
-  it('an unreachable address: the logo failed, saying the connection was refused', async () => {
-    const logo = `http://127.0.0.1:${await unusedPort()}/logo.png`;
+  it('an unreachable address on the local network: the logo failed, saying the connection was refused', async () => {
+    // Nothing listens on the LAN device but the logo hosts of a test.
+    const { lan } = await logoNetwork();
+    const logo = `http://${lan.address}:8080/logo.png`;
     const server = await build();
     await command(server, 'set_teams', { teamA: { name: 'Spirit' }, teamB: { name: 'G2', logo } });
     const failed = await settledLogo(server, 'B');
     expect(failed).toEqual({
       state: 'failed',
       reason: expect.stringMatching(
-        /could not reach the logo's server \(127\.0\.0\.1:\d+\).*the connection was refused/,
+        new RegExp(
+          `could not reach the logo's server \\(${lan.address.replaceAll('.', '\\.')}:8080\\).*the connection was refused`,
+        ),
       ),
     });
   });
@@ -102,7 +116,10 @@ describe('team logos at an http(s) address', () => {
     const server = await build();
     const cases = [
       ['/page', /not a PNG, JPEG, GIF, WebP or script-free SVG image \(it says text\/html\)/],
-      ['/scripted.svg', /not a PNG, JPEG, GIF, WebP or script-free SVG image \(it says image\/svg\+xml\)/],
+      [
+        '/scripted.svg',
+        /the logo loaded but could not be kept: the SVG has an event handler \(onload on <svg>\)/,
+      ],
       ['/empty.png', /answered with nothing/],
       ['/huge.png', /with more than 2 MB/],
     ] as const;
@@ -198,6 +215,141 @@ describe('team logos at an http(s) address', () => {
     }
   });
 });
+
+describe.skipIf(skip)(
+  `what the server fetches for a client: devices, never this machine (issue 37, defect 2)${skip ? ` (skipped: ${skip})` : ''}`,
+  () => {
+    /** set_teams with the logo on team A, as any automation client sends it, and its settled status. */
+    async function logoStatus(server: RunningServer, logo: string) {
+      const set = await command(server, 'set_teams', { teamA: { name: 'A', logo }, teamB: { name: 'B' } });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      return settledLogo(server, 'A');
+    }
+
+    it('a logo host on the local network, IPv4 and IPv6 unique local, is fetched and stored', async () => {
+      const server = await build();
+      for (const place of ['lan', 'lan6'] as const) {
+        const origin = await startLogoServer({ '/logo.png': { type: 'image/png', body: PNG } }, place);
+        expect(await logoStatus(server, `${origin.url}/logo.png`), place).toMatchObject({ state: 'stored' });
+        expect(origin.requests).toEqual(['/logo.png']);
+      }
+    });
+
+    it('a logo on this machine (loopback, a name for it, its own LAN addresses) is refused and never asked', async () => {
+      const here = await startLogoServer({ '/secret.png': { type: 'image/png', body: PNG } }, 'this machine');
+      const { lan, lan6 } = await logoNetwork();
+      const server = await build();
+      const addresses = [
+        '127.0.0.1',
+        'localhost',
+        '[::1]',
+        '[::ffff:127.0.0.1]',
+        '0.0.0.0',
+        '2130706433',
+        '0x7f.1',
+        // This machine's side of the LAN links: its own addresses on the local network.
+        lan.serverAddress,
+        `[${lan6.serverAddress}]`,
+      ];
+      for (const host of addresses) {
+        // Without the rule each answers: the address is refused by the server, not by the network.
+        expect((await fetch(`http://${host}:${here.port}/control`)).status, host).toBe(404);
+        const failed = await logoStatus(server, `http://${host}:${here.port}/secret.png`);
+        expect(failed, host).toEqual({ state: 'failed', reason: expect.stringMatching(REFUSED) });
+      }
+      expect(here.requests.filter((path) => path !== '/control')).toEqual([]);
+    });
+
+    it('the reason is the same whether something listens on the port or not: no map of this machine', async () => {
+      const here = await startLogoServer({ '/logo.png': { type: 'image/png', body: PNG } }, 'this machine');
+      const closed = await unusedPort();
+      const server = await build();
+      const listening = (await logoStatus(server, `http://127.0.0.1:${here.port}/logo.png`)).reason ?? '';
+      const nothing = (await logoStatus(server, `http://127.0.0.1:${closed}/logo.png`)).reason ?? '';
+      expect(listening.replaceAll(String(here.port), 'PORT')).toBe(
+        nothing.replaceAll(String(closed), 'PORT'),
+      );
+      expect(nothing).toMatch(REFUSED);
+      expect(here.requests).toEqual([]);
+    });
+
+    it('a link-local address (as the cloud metadata address) is refused, though a host answers there', async () => {
+      const net = await logoNetwork();
+      // 169.254.169.254 itself is the same range; one per test network keeps parallel files apart.
+      const metadata = `169.254.${net.slot}.254`;
+      await net.addAddress('lan', metadata);
+      const origin = await startLogoServer(
+        { '/latest/meta-data/': { type: 'image/png', body: PNG } },
+        { address: metadata },
+      );
+      expect((await fetch(`${origin.url}/control`)).status).toBe(404);
+      const server = await build();
+      const failed = await logoStatus(server, `${origin.url}/latest/meta-data/`);
+      expect(failed).toEqual({ state: 'failed', reason: expect.stringMatching(REFUSED) });
+      expect(origin.requests).toEqual(['/control']);
+    });
+
+    it('a redirect is checked again: a LAN host that redirects into this machine gets nothing from it', async () => {
+      const here = await startLogoServer({ '/secret.png': { type: 'image/png', body: PNG } }, 'this machine');
+      const origin = await startLogoServer({
+        '/moved.png': { status: 301, headers: { location: '/logo.png' }, body: '' },
+        '/logo.png': { type: 'image/png', body: PNG },
+        '/inward.png': {
+          status: 302,
+          headers: { location: `http://127.0.0.1:${here.port}/secret.png` },
+          body: '',
+        },
+        '/loop.png': { status: 307, headers: { location: '/loop.png' }, body: '' },
+      });
+      const server = await build();
+      // A redirect within the local network is followed.
+      expect(await logoStatus(server, `${origin.url}/moved.png`)).toMatchObject({ state: 'stored' });
+      const inward = await logoStatus(server, `${origin.url}/inward.png`);
+      expect(inward).toEqual({ state: 'failed', reason: expect.stringMatching(REFUSED) });
+      expect(inward.reason).toContain(`redirected to 127.0.0.1:${here.port}`);
+      expect(here.requests).toEqual([]);
+      expect(await logoStatus(server, `${origin.url}/loop.png`)).toEqual({
+        state: 'failed',
+        reason: expect.stringMatching(/redirected the logo request more than 5 times/),
+      });
+    });
+  },
+);
+
+describe.skipIf(skip)(
+  `what a logo server writes is kept within a bound (issue 37, defect 11)${skip ? ` (skipped: ${skip})` : ''}`,
+  () => {
+    it('a 6,000-character status text or content type becomes a short reason, on the wire and after a restart', async () => {
+      const long = `Teapot ${'x'.repeat(6000)}`;
+      const origin = await startLogoServer({
+        '/status.png': { status: 500, statusText: long, body: '' },
+        '/type.png': { type: `text/${long}`, body: 'no image' },
+      });
+      const dataDir = await tempDir();
+      const server = await build({ dataDir });
+      const reasons: string[] = [];
+      for (const path of ['/status.png', '/type.png']) {
+        await command(server, 'set_teams', {
+          teamA: { name: 'A', logo: `${origin.url}${path}` },
+          teamB: { name: 'B' },
+        });
+        const { reason = '' } = await settledLogo(server, 'A');
+        // The server's text is quoted, cut to its bound; the whole reason has a bound of its own.
+        const quoted = /answered 500 (Teapot x+…)|it says (text\/Teapot x+…)/.exec(reason);
+        expect(quoted, reason).not.toBeNull();
+        expect(quoted?.[1] ?? quoted?.[2]).toHaveLength(REMOTE_TEXT_MAX);
+        expect(reason.length).toBeLessThanOrEqual(LOGO_REASON_MAX_LENGTH);
+        reasons.push(reason);
+      }
+      await server.close();
+      const again = await build({ dataDir });
+      expect((await get(again, '/api/match')).body.match.logos.A).toEqual({
+        state: 'failed',
+        reason: reasons[1],
+      });
+    });
+  },
+);
 
 describe('team logos the operator uploads, and tags', () => {
   it('set_teams takes an uploaded image as /media/<id>: the pages load it as it is', async () => {

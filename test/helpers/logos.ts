@@ -1,11 +1,18 @@
-/** Team logos in tests: the service without its logo fetch, images made here, a logo host of their own. */
+/**
+ * Team logos in tests: the service without its logo fetch, images made here, a logo host of their
+ * own. The server fetches logos only from devices that are not this machine (src/import/address-guard.ts),
+ * so the logo host listens on a device of the local network: a test network's namespace.
+ */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32, deflateSync } from 'node:zlib';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { matchMachine } from '../../machines/match.machine.ts';
 import type { supervisorMachine } from '../../machines/supervisor.machine.ts';
 import type { RunningServer } from '../../src/server.ts';
+import type { TestNetwork } from './netns.ts';
+import { createTestNetwork } from './netns.ts';
+import { listenInNamespace } from './netns-listen.ts';
 import { connect } from './ws-client.ts';
 
 /**
@@ -51,18 +58,56 @@ export const svgOf = (text: string, colour: string) =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<!-- a team logo -->\n<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128"><circle cx="64" cy="64" r="60" fill="${colour}"/><text x="64" y="76" font-size="36" font-family="sans-serif" font-weight="bold" fill="#fff" text-anchor="middle">${text}</text></svg>`,
   );
 
-/** What a logo server answers on a path: a body with a content type, or 'hang' (never answers). */
-export type LogoRoute = { status?: number; type?: string; body: Buffer | string } | 'hang';
+/**
+ * What a logo server answers on a path: a body with a content type (and any other headers, a
+ * status text), or 'hang' (never answers).
+ */
+export type LogoRoute =
+  | {
+      status?: number;
+      statusText?: string;
+      type?: string;
+      headers?: Record<string, string>;
+      body: Buffer | string;
+    }
+  | 'hang';
 
 export interface LogoServer {
+  /** `http://<address>:<port>`, as a logo address starts. */
   url: string;
+  port: number;
   /** The paths asked for, in order. */
   requests: string[];
   close(): Promise<void>;
 }
 
-/** A logo host on 127.0.0.1: fixed answers by path, 404 for any other, every request recorded. */
-export async function startLogoServer(routes: Record<string, LogoRoute>): Promise<LogoServer> {
+/**
+ * Where a logo host listens: `lan` and `lan6`, a device of the local network (the test network's
+ * hosts, IPv4 and IPv6 unique local); `{ address }`, another address of the `lan` host (added with
+ * `addAddress` first); `this machine`, every interface of this machine (`::`: loopback and the
+ * machine's own addresses, which the server must not fetch from).
+ */
+export type LogoServerPlace = 'lan' | 'lan6' | { address: string } | 'this machine';
+
+let network: Promise<TestNetwork> | undefined;
+
+/** The test network of this file: made once, when a logo host first needs it, removed after the file. */
+export function logoNetwork(): Promise<TestNetwork> {
+  network ??= createTestNetwork();
+  return network;
+}
+
+afterAll(async () => {
+  const made = network;
+  network = undefined;
+  if (made) await (await made).close();
+});
+
+/** A logo host: fixed answers by path, 404 for any other, every request recorded. */
+export async function startLogoServer(
+  routes: Record<string, LogoRoute>,
+  place: LogoServerPlace = 'lan',
+): Promise<LogoServer> {
   const requests: string[] = [];
   const server = createServer((request, response) => {
     const path = request.url ?? '/';
@@ -73,11 +118,28 @@ export async function startLogoServer(routes: Record<string, LogoRoute>): Promis
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    response.writeHead(route.status ?? 200, route.type ? { 'content-type': route.type } : {}).end(route.body);
+    const headers = { ...(route.type ? { 'content-type': route.type } : {}), ...route.headers };
+    const status = route.status ?? 200;
+    if (route.statusText === undefined) response.writeHead(status, headers);
+    else response.writeHead(status, route.statusText, headers);
+    response.end(route.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  let host: string;
+  if (place === 'this machine') {
+    await new Promise<void>((resolve) => server.listen(0, '::', resolve));
+    host = '127.0.0.1';
+  } else {
+    const net = await logoNetwork();
+    const address = place === 'lan' ? net.lan.address : place === 'lan6' ? net.lan6.address : place.address;
+    const namespace = place === 'lan6' ? net.lan6.namespace : net.lan.namespace;
+    const { handle } = await listenInNamespace(namespace, address);
+    await new Promise<void>((resolve) => server.listen(handle, resolve));
+    host = address.includes(':') ? `[${address}]` : address;
+  }
+  const port = (server.address() as AddressInfo).port;
   const logos: LogoServer = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://${host}:${port}`,
+    port,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

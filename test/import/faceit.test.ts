@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { explainSteps } from '../../machines/veto-rules.ts';
 import { faceitVetoSteps, readFaceitHistory } from '../../src/import/faceit.ts';
+import { DEFAULT_IMPORT_SOURCES } from '../../src/import/import-sources.ts';
+import { createMatchImporter } from '../../src/import/match-importer.ts';
 import {
   asMatchV2,
   type DataApiMatch,
@@ -17,6 +19,8 @@ import {
   importerFor,
   json,
   type Route,
+  type SourceServer,
+  startSourceServer,
 } from './source-server.ts';
 
 /**
@@ -204,6 +208,56 @@ describe('FACEIT import without a key (internal match v2)', () => {
     const error = await failureOf(importMatch({ platformMatchId: id }));
     expect(error.code).toBe('upstream_error');
     expect(error.message).toContain('the FACEIT match does not have the expected shape (/payload');
+  });
+});
+
+describe('FACEIT_API_KEY goes only where the operator confirmed (issue 37)', () => {
+  const id = FINISHED_EU.match_id;
+  const votes: Vote[] = [
+    ['de_dust2', 'drop', 'faction1'],
+    ['de_nuke', 'drop', 'faction2'],
+    ['de_inferno', 'pick', 'faction1'],
+    ['de_ancient', 'pick', 'faction2'],
+    ['de_overpass', 'drop', 'faction1'],
+    ['de_train', 'drop', 'faction2'],
+  ];
+  /** An importer with the key whose Data API is a local server, its host confirmed or not. */
+  async function keyedImporter(keyHost: (source: SourceServer) => string | undefined) {
+    const source = await startSourceServer({
+      [dataApiPath(id)]: json(FINISHED_EU),
+      [historyPath(id)]: json(history(id, votes)),
+    });
+    onTestFinished(() => source.close());
+    const faceitKeyHost = keyHost(source);
+    const importer = createMatchImporter({
+      sources: {
+        ...DEFAULT_IMPORT_SOURCES,
+        faceitUrl: source.url,
+        faceitDataApiUrl: `${source.url}/data/v4`,
+        faceitApiKey: 'test-key',
+        ...(faceitKeyHost === undefined ? {} : { faceitKeyHost }),
+      },
+    });
+    return { importer, source };
+  }
+
+  it('refuses the import with a Data API base on a host nobody confirmed, and sends nothing', async () => {
+    const { importer, source } = await keyedImporter(() => undefined);
+    const error = await failureOf(importer.importMatch({ platformMatchId: id }));
+    expect(error).toMatchObject({ code: 'unavailable', status: 503 });
+    expect(error.message).toBe(
+      `the FACEIT Data API is not asked: FACEIT_API_KEY is only sent to https://open.faceit.com or a host the operator confirmed, and ${source.url} is not confirmed: if that host is yours, set the setting sources.faceitKeyHost (POST /internal/settings, POST /api/panel/settings) or HUD_FACEIT_KEY_HOST to "${new URL(source.url).host}"`,
+    );
+    expect(source.requests).toEqual([]);
+  });
+
+  it('sends the key to the host the operator confirmed', async () => {
+    const { importer, source } = await keyedImporter((server) => new URL(server.url).host);
+    expect((await importer.importMatch({ platformMatchId: id })).boFormat).toBe('bo3');
+    expect(source.requests[0]).toMatchObject({
+      path: dataApiPath(id),
+      headers: { authorization: 'Bearer test-key' },
+    });
   });
 });
 

@@ -1,7 +1,9 @@
 // The client is exercised through the importer, as an import uses it: real sockets, real fetch.
 import { describe, expect, it } from 'vitest';
+import { createSourceClient, MAX_REDIRECTS } from '../../src/import/fetch-source.ts';
 import { DEFAULT_IMPORT_SOURCES } from '../../src/import/import-sources.ts';
 import { createMatchImporter } from '../../src/import/match-importer.ts';
+import { REMOTE_TEXT_MAX } from '../../src/net/network-errors.ts';
 import {
   currentSourceServer,
   failureOf,
@@ -9,6 +11,8 @@ import {
   html,
   importerFor,
   json,
+  type Route,
+  startSourceServer,
   unusedPort,
 } from './source-server.ts';
 
@@ -116,5 +120,102 @@ describe('source failures', () => {
     const pending = failureOf(importMatch({ url: HLTV_URL }, caller.signal));
     caller.abort();
     expect(await pending).toMatchObject({ code: 'upstream_error', message: 'the import was cancelled' });
+  });
+});
+
+describe('what another server writes is quoted within a bound (issue 37, defect 11)', () => {
+  it('a 6,000-character status text, bot-check header and content type are cut where they enter', async () => {
+    const long = (what: string) => `${what} ${'x'.repeat(6000)}`;
+    // Each message quotes the server's text, cut to REMOTE_TEXT_MAX characters ending in "…".
+    const cases: Array<[Route, string, RegExp]> = [
+      [
+        { status: 500, statusText: long('Broken'), body: 'oops' },
+        HLTV_PATH,
+        /^HLTV answered 500 (Broken x+…) to the match page request: the site has a problem/,
+      ],
+      [
+        html('<title>Just a moment...</title>', 403, { 'cf-mitigated': long('challenge') }),
+        HLTV_PATH,
+        /a Cloudflare bot check \(cf-mitigated: (challenge x+…)\)/,
+      ],
+      [
+        { headers: { 'content-type': long('text/html') }, body: '<p>' },
+        `/data/v4/matches/${FACEIT_ID}`,
+        /something that is not JSON \((text\/html x+…)\)$/,
+      ],
+    ];
+    for (const [route, path, message] of cases) {
+      const { importMatch } = await importerFor({ [path]: route });
+      const error = await failureOf(
+        importMatch(path === HLTV_PATH ? { url: HLTV_URL } : { platformMatchId: FACEIT_ID }),
+      );
+      const quoted = message.exec(error.message)?.[1];
+      expect(quoted, error.message.slice(0, 300)).toBeDefined();
+      expect([...(quoted ?? '')]).toHaveLength(REMOTE_TEXT_MAX);
+    }
+  });
+});
+
+describe('redirects', () => {
+  /** A client as an import makes it, without an address guard, with a budget of its own. */
+  const client = () => createSourceClient({ signal: AbortSignal.timeout(5000) });
+  const request = (url: string, headers: Record<string, string> = {}) => ({
+    source: 'the test source',
+    what: 'thing',
+    url,
+    notFound: 'nothing there',
+    headers,
+  });
+
+  it('follows a redirect on the same site with the request’s headers', async () => {
+    const source = await startSourceServer({
+      '/old': { status: 301, headers: { location: '/new' }, body: '' },
+      '/new': json({ found: true }),
+    });
+    expect(await client().json(request(`${source.url}/old`, { Authorization: 'Bearer key' }))).toEqual({
+      found: true,
+    });
+    expect(source.requests.map(({ path, headers }) => [path, headers.authorization])).toEqual([
+      ['/old', 'Bearer key'],
+      ['/new', 'Bearer key'],
+    ]);
+    await source.close();
+  });
+
+  it('never sends the request’s own headers (an API key) to the site a redirect names', async () => {
+    const other = await startSourceServer({ '/landing': json({ elsewhere: true }) });
+    const source = await startSourceServer({
+      '/api': { status: 302, headers: { location: `${other.url}/landing` }, body: '' },
+    });
+    expect(await client().json(request(`${source.url}/api`, { Authorization: 'Bearer key' }))).toEqual({
+      elsewhere: true,
+    });
+    expect(other.requests).toHaveLength(1);
+    expect(other.requests[0]?.headers.authorization).toBeUndefined();
+    expect(other.requests[0]?.headers['user-agent']).toMatch(/^hud-automation\//);
+    await Promise.all([source.close(), other.close()]);
+  });
+
+  it(`gives up after ${MAX_REDIRECTS} redirects, and on one to something that is not http(s)`, async () => {
+    const source = await startSourceServer({
+      '/loop': { status: 307, headers: { location: '/loop' }, body: '' },
+      '/file': { status: 302, headers: { location: 'file:///etc/passwd' }, body: '' },
+    });
+    await expect(client().json(request(`${source.url}/loop`))).rejects.toMatchObject({
+      code: 'upstream_error',
+      message: `the test source redirected the thing request more than ${MAX_REDIRECTS} times`,
+    });
+    expect(source.count('/loop')).toBe(MAX_REDIRECTS + 1);
+    await expect(client().json(request(`${source.url}/file`))).rejects.toMatchObject({
+      message:
+        'the test source redirected the thing request to something that is not an http(s) address (file:///etc/passwd)',
+    });
+    await source.close();
+  });
+
+  it('the importers’ sources are the operator’s: a source on this machine is asked (no address guard)', async () => {
+    const source = await startSourceServer({ '/here': json({ local: true }) });
+    expect(await client().json(request(`${source.url}/here`))).toEqual({ local: true });
+    await source.close();
   });
 });

@@ -29,6 +29,16 @@ describe('importSourcesFromEnv', () => {
     });
   });
 
+  it('reads the host confirmed for the FACEIT key (HUD_FACEIT_KEY_HOST), and refuses one that names no host', () => {
+    expect(importSourcesFromEnv({ HUD_FACEIT_KEY_HOST: ' mirror.example:8443 ' })).toMatchObject({
+      faceitKeyHost: 'mirror.example:8443',
+    });
+    expect(importSourcesFromEnv({})).not.toHaveProperty('faceitKeyHost');
+    expect(() => importSourcesFromEnv({ HUD_FACEIT_KEY_HOST: 'https://mirror.example/' })).toThrow(
+      'HUD_FACEIT_KEY_HOST: "https://mirror.example/" is not a host',
+    );
+  });
+
   it('refuses a base URL that is not http(s), naming the variable', () => {
     expect(() => importSourcesFromEnv({ HUD_HLTV_URL: 'ftp://mirror' })).toThrow(
       'HUD_HLTV_URL must be an http(s) URL',

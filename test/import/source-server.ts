@@ -10,8 +10,10 @@ import type { ServiceError } from '../../src/protocol/errors.ts';
  * routes and records every request, so tests can count loads and check headers.
  */
 
-/** A canned answer, or 'hang': accept the request and never answer. */
-export type Route = { status?: number; headers?: Record<string, string>; body: string } | 'hang';
+/** A canned answer (with a status text of its own, if given), or 'hang': accept the request and never answer. */
+export type Route =
+  | { status?: number; statusText?: string; headers?: Record<string, string>; body: string }
+  | 'hang';
 
 export interface SourceServer {
   url: string;
@@ -57,7 +59,9 @@ export async function startSourceServer(routes: Record<string, Route>): Promise<
         .end('{"errors":[{"message":"not found"}]}');
       return;
     }
-    response.writeHead(route.status ?? 200, route.headers).end(route.body);
+    if (route.statusText === undefined) response.writeHead(route.status ?? 200, route.headers);
+    else response.writeHead(route.status ?? 200, route.statusText, route.headers);
+    response.end(route.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -104,7 +108,8 @@ export async function importerFor(
       faceitUrl: testServer.url,
       faceitDataApiUrl: `${testServer.url}/data/v4`,
       hltvUrl: testServer.url,
-      ...(withKey ? { faceitApiKey: 'test-key' } : {}),
+      // The stand-in is a Data API host the operator confirmed: the key may go there.
+      ...(withKey ? { faceitApiKey: 'test-key', faceitKeyHost: new URL(testServer.url).host } : {}),
     },
     ...options,
   });

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type AddressClass, canonicalAddress, classifyAddress } from '../../src/net/address-class.ts';
+import {
+  type AddressClass,
+  canonicalAddress,
+  classifyAddress,
+  mayFetchFrom,
+} from '../../src/net/address-class.ts';
 
 // Each range is pinned at both borders and just outside them, so a wrong prefix length shows.
 const CASES: Array<[string | undefined, AddressClass, string]> = [
@@ -141,5 +146,97 @@ describe('canonicalAddress', () => {
     [undefined, undefined],
   ])('%s -> %s', (address, expected) => {
     expect(canonicalAddress(address)).toBe(expected);
+  });
+});
+
+/** This machine's interface addresses, as os.networkInterfaces() writes them, for mayFetchFrom. */
+const OWN = ['127.0.0.1', '::1', '192.168.1.20', 'fd00:231::1', 'fe80::a00:27ff:fe4e:66a1'];
+
+// What the server may connect to for a client (a team logo): every spelling of this machine, every
+// address that is not a device's, and this machine's own interface addresses are refused.
+const FETCH_CASES: Array<[string | undefined, boolean, string]> = [
+  // devices of the internet and of the local network
+  ['8.8.8.8', true, 'public IPv4'],
+  ['::ffff:8.8.8.8', true, 'IPv4-mapped public'],
+  ['2606:4700:4700::1111', true, 'public IPv6'],
+  ['10.231.0.2', true, 'a device of 10/8'],
+  ['172.16.0.1', true, 'a device of 172.16/12'],
+  ['192.168.1.21', true, 'a device of the home network'],
+  ['fd00:231::2', true, 'a device of an IPv6 unique local network'],
+  // this machine
+  ['127.0.0.1', false, 'loopback'],
+  ['127.8.9.10', false, 'loopback, not .1'],
+  ['::1', false, 'IPv6 loopback'],
+  ['::ffff:127.0.0.1', false, 'IPv4-mapped loopback'],
+  ['::ffff:7f00:1', false, 'IPv4-mapped loopback in hex'],
+  ['0.0.0.0', false, 'unspecified: a connection to it reaches this machine'],
+  ['::', false, 'IPv6 unspecified'],
+  ['::ffff:0.0.0.0', false, 'IPv4-mapped unspecified'],
+  ['192.168.1.20', false, "this machine's own LAN address"],
+  ['::ffff:192.168.1.20', false, "this machine's own LAN address, IPv4-mapped"],
+  ['fd00:0231:0000::0001', false, "this machine's own unique local address, long form"],
+  // link-local: where clouds answer metadata, and a neighbour nobody configured
+  ['169.254.169.254', false, 'the cloud metadata address'],
+  ['::ffff:169.254.169.254', false, 'the cloud metadata address, IPv4-mapped'],
+  ['169.254.0.1', false, 'IPv4 link-local'],
+  ['fe80::1', false, 'IPv6 link-local'],
+  ['fe80::1%eth0', false, 'IPv6 link-local with zone id'],
+  // forms that carry an IPv4 address to a translator, or are no device's
+  ['64:ff9b::7f00:1', false, 'NAT64 of 127.0.0.1'],
+  ['64:ff9b::a9fe:a9fe', false, 'NAT64 of 169.254.169.254'],
+  ['64:ff9b:1::a00:1', false, 'local-use NAT64 (RFC 8215)'],
+  ['2002:7f00:1::1', false, '6to4 of 127.0.0.1'],
+  ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false, 'Teredo'],
+  ['::127.0.0.1', false, 'deprecated IPv4-compatible form of 127.0.0.1'],
+  ['::ffff:0:7f00:1', false, 'IPv4-translated (RFC 6145) 127.0.0.1'],
+  ['100.100.100.200', false, 'carrier-grade NAT (a cloud metadata address among them)'],
+  ['224.0.0.1', false, 'IPv4 multicast'],
+  ['255.255.255.255', false, 'IPv4 broadcast'],
+  ['ff02::1', false, 'IPv6 multicast'],
+  ['240.0.0.1', false, 'reserved'],
+  ['192.0.2.1', false, 'documentation (TEST-NET-1)'],
+  ['2001:db8::1', false, 'IPv6 documentation'],
+  ['100::1', false, 'IPv6 discard'],
+  ['fec0::1', false, 'deprecated site-local'],
+  ['4000::1', false, 'IPv6 outside 2000::/3: assigned to nobody'],
+  // not an address: a name is resolved first, and its addresses are checked
+  [undefined, false, 'nothing'],
+  ['localhost', false, 'a hostname'],
+  ['2130706433', false, 'IPv4 as one integer (a URL writes it as 127.0.0.1 before it gets here)'],
+  ['0x7f.1', false, 'hex shorthand'],
+  ['0177.0.0.1', false, 'octal'],
+  ['[::1]', false, 'bracketed IPv6'],
+];
+
+describe('mayFetchFrom', () => {
+  it.each(FETCH_CASES)('%s: %s (%s)', (address, expected) => {
+    expect(mayFetchFrom(address, OWN)).toBe(expected);
+  });
+
+  it('refuses every loopback and link-local address, and treats an IPv4 address and its mapped form alike', () => {
+    const loopback = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map((parts) => `127.${parts.join('.')}`);
+    const linkLocal = fc.tuple(fc.nat(255), fc.nat(255)).map((parts) => `169.254.${parts.join('.')}`);
+    fc.assert(
+      fc.property(fc.oneof(loopback, linkLocal), (address) => {
+        expect(mayFetchFrom(address, [])).toBe(false);
+        expect(mayFetchFrom(`::ffff:${address}`, [])).toBe(false);
+      }),
+      { numRuns: 1000 },
+    );
+    fc.assert(
+      fc.property(fc.ipV4(), (address) => {
+        expect(mayFetchFrom(`::ffff:${address}`, OWN)).toBe(mayFetchFrom(address, OWN));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('never throws on any text', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.ipV4Extended(), fc.ipV6()), (address) => {
+        expect(typeof mayFetchFrom(address, OWN)).toBe('boolean');
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

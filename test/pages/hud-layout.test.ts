@@ -193,7 +193,7 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: zones, not collisions', ()
       faceitApiKey: STAND_IN_KEY,
       overrides: {
         obs: { enabled: true, url: 'ws://127.0.0.1:4455', password: 'stand-in' },
-        sources: { faceitDataApiUrl: faceit.dataApiUrl },
+        sources: { faceitDataApiUrl: faceit.dataApiUrl, faceitKeyHost: new URL(faceit.dataApiUrl).host },
       },
       machine: (live) => live.provide({ actors: { obs: standInObs(clip) } }),
     });

@@ -100,7 +100,9 @@ describe.skipIf(!chromiumAvailable)(
       const standIn = await startFaceitStandIn({ [s1mple.steamid]: CAPTURED, [ropz.steamid]: CAPTURED });
       const server = await build({
         faceitApiKey: STAND_IN_KEY,
-        overrides: { sources: { faceitDataApiUrl: standIn.dataApiUrl } },
+        overrides: {
+          sources: { faceitDataApiUrl: standIn.dataApiUrl, faceitKeyHost: new URL(standIn.dataApiUrl).host },
+        },
         // One frame stands for the live game for the whole test (the boxes show while it is "receiving").
         gameReceivingTimeoutMs: 600_000,
       });

@@ -292,7 +292,12 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
         headless: false,
         faceitApiKey: 'test-key',
         overrides: {
-          sources: { faceitUrl: source.url, faceitDataApiUrl: `${source.url}/data/v4`, hltvUrl: source.url },
+          sources: {
+            faceitUrl: source.url,
+            faceitDataApiUrl: `${source.url}/data/v4`,
+            hltvUrl: source.url,
+            faceitKeyHost: new URL(source.url).host,
+          },
         },
       });
       const page = await signedIn(server);

@@ -3,11 +3,15 @@
  * Data API (a real HTTP server built from the documented answers, test/helpers/faceit-stand-in.ts)
  * for the player the game data has in the slot, over HTTP and the WebSocket. Every failure of the
  * platform is a refusal in the envelope that changes nothing; nothing waits beyond the lookup's
- * deadline; answers are kept per match.
+ * deadline; answers are kept per match. The key goes only to open.faceit.com or the host the operator
+ * confirmed (issue 37): the stand-in's host is confirmed as an operator would.
  */
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
 import { STATS_LOOKUP_TIMEOUT_MS } from '../../src/stats/player-stats-lookup.ts';
 import { type BuildOptions, build, command, get, tempDir } from '../helpers/build.ts';
@@ -27,11 +31,17 @@ import { connect } from '../helpers/ws-client.ts';
 
 const { s1mple, ropz, rain, Twistzz, broky, b1t } = LIVE_PLAYERS;
 
+/** The stand-in as the settings name it, its host confirmed for the key as an operator would. */
+const confirmed = (standIn: FaceitStandIn) => ({
+  faceitDataApiUrl: standIn.dataApiUrl,
+  faceitKeyHost: new URL(standIn.dataApiUrl).host,
+});
+
 /** A server that asks the stand-in, with the game data of a live match and its teams set. */
 async function liveServer(standIn: FaceitStandIn, options: BuildOptions = {}): Promise<RunningServer> {
   const server = await build({
     faceitApiKey: STAND_IN_KEY,
-    overrides: { sources: { faceitDataApiUrl: standIn.dataApiUrl } },
+    overrides: { sources: confirmed(standIn) },
     ...options,
   });
   expect((await command(server, 'set_teams', TEAMS)).status).toBe(200);
@@ -209,12 +219,13 @@ describe('player stats from FACEIT (platform_a)', () => {
     expect(standIn.requests.length).toBe(asked);
   });
 
-  it("reads the Data API's base and key from the environment (HUD_FACEIT_DATA_API_URL, FACEIT_API_KEY)", async () => {
+  it("reads the Data API's base, key and confirmed host from the environment (HUD_FACEIT_DATA_API_URL, FACEIT_API_KEY, HUD_FACEIT_KEY_HOST)", async () => {
     const standIn = await startFaceitStandIn({ [s1mple.steamid]: CAPTURED });
     const dataDir = await tempDir();
     const cli = await startCli(['--headless', '--no-obs', '--data-dir', dataDir, '--log-level', 'warn'], {
       FACEIT_API_KEY: STAND_IN_KEY,
       HUD_FACEIT_DATA_API_URL: standIn.dataApiUrl,
+      HUD_FACEIT_KEY_HOST: new URL(standIn.dataApiUrl).host,
     });
     try {
       const app = new URL((await cli.waitForOutput(/Operator app\s+(\S+)/))[1] ?? '');
@@ -230,5 +241,93 @@ describe('player stats from FACEIT (platform_a)', () => {
       cli.child.kill('SIGTERM');
       await cli.exited;
     }
+  });
+});
+
+/** A non-loopback IPv4 address of this machine, if it has one: another machine's place in an address. */
+const lanAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
+
+/** Any HTTP server on every interface that counts the requests carrying the stand-in's key. */
+async function keyCounter(): Promise<{ port: number; withKey: () => number }> {
+  let withKey = 0;
+  const server = createServer((request, response) => {
+    if (request.headers.authorization === `Bearer ${STAND_IN_KEY}`) withKey++;
+    response.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { port: (server.address() as AddressInfo).port, withKey: () => withKey };
+}
+
+/** Changes the saved settings as the panel does (POST /internal/settings on this machine). */
+async function setSources(server: RunningServer, sources: Record<string, string>) {
+  const response = await fetch(`${server.httpUrl}/internal/settings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ sources }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+describe('where FACEIT_API_KEY may be sent (issue 37)', () => {
+  const withKey = (standIn: FaceitStandIn) =>
+    standIn.requests.filter((request) => request.headers.authorization === `Bearer ${STAND_IN_KEY}`).length;
+
+  it('to a base on another host only once the operator confirms that host; the lookup says why', async () => {
+    const standIn = await startFaceitStandIn(
+      Object.fromEntries(Object.values(LIVE_PLAYERS).map(({ steamid }) => [steamid, CAPTURED])),
+    );
+    const host = new URL(standIn.dataApiUrl).host;
+    // The base points at the stand-in; no host is confirmed.
+    const server = await liveServer(standIn, {
+      overrides: { sources: { faceitDataApiUrl: standIn.dataApiUrl } },
+    });
+    const message = await refused(server, { slot: s1mple.slot, provider: 'platform_a' }, 503, 'unavailable');
+    expect(message).toBe(
+      `platform_a (FACEIT) stats are not looked up: FACEIT_API_KEY is only sent to https://open.faceit.com or a host the operator confirmed, and http://${host} is not confirmed: if that host is yours, set the setting sources.faceitKeyHost (POST /internal/settings, POST /api/panel/settings) or HUD_FACEIT_KEY_HOST to "${host}"`,
+    );
+    // Not the asked player, and none of the others in the background: nothing was sent at all.
+    expect(standIn.requests).toEqual([]);
+
+    // A confirmation that names no host is refused and changes nothing.
+    for (const faceitKeyHost of [`http://${host}/`, 'user@host', 'a b']) {
+      const answer = await setSources(server, { faceitKeyHost });
+      expect(answer.status, faceitKeyHost).toBe(400);
+      expect(answer.body).toMatchObject({ ok: false, error: 'invalid_payload' });
+    }
+    expect((await setSources(server, { faceitDataApiUrl: 'ftp://mirror.example/data/v4' })).status).toBe(400);
+    expect(server.service.settings.current().sources.faceitKeyHost).toBeUndefined();
+
+    // The operator confirms the stand-in's host: the key goes there, the asked player and the rest.
+    expect((await setSources(server, { faceitKeyHost: host })).status).toBe(200);
+    const shown = await command(server, 'show_player_stats', { slot: s1mple.slot, provider: 'platform_a' });
+    expect(shown.body.result).toEqual({ platform: CAPTURED_FIGURES });
+    await standIn.lookups(10);
+    expect(withKey(standIn)).toBe(standIn.requests.length);
+
+    // The base moved to another port of the same machine: not the confirmed host, nothing goes there.
+    const other = await startFaceitStandIn({ [ropz.steamid]: CAPTURED });
+    expect((await setSources(server, { faceitDataApiUrl: other.dataApiUrl })).status).toBe(200);
+    expect(await refused(server, { slot: ropz.slot, provider: 'platform_a' }, 503, 'unavailable')).toContain(
+      `http://${new URL(other.dataApiUrl).host} is not confirmed`,
+    );
+    expect(other.requests).toEqual([]);
+  });
+
+  it.skipIf(!lanAddress)('never over plain http to another machine, even confirmed', async () => {
+    const counter = await keyCounter();
+    const host = `${lanAddress}:${counter.port}`;
+    const standIn = await startFaceitStandIn({ [s1mple.steamid]: CAPTURED });
+    const server = await liveServer(standIn, {
+      overrides: { sources: { faceitDataApiUrl: `http://${host}/data/v4`, faceitKeyHost: host } },
+    });
+    expect(await refused(server, { slot: s1mple.slot, provider: 'platform_a' }, 503, 'unavailable')).toBe(
+      `platform_a (FACEIT) stats are not looked up: FACEIT_API_KEY is never sent over http to another machine (http://${host}): only over https`,
+    );
+    // The server answers there (a request without the key reaches it), and no request carried the key.
+    expect((await fetch(`http://${host}/data/v4/players`)).status).toBe(404);
+    expect(counter.withKey()).toBe(0);
   });
 });

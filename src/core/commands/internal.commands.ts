@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox';
 import type { PanelStateKey } from '../../protocol/panels.ts';
 import { PANELS } from '../../protocol/panels.ts';
 import { strict } from '../../protocol/schemas.ts';
+import { VIEWER_REFUSAL } from '../caller.ts';
 import type { AnyCommand } from './command.ts';
 import { defineCommand } from './command.ts';
 
@@ -73,7 +74,11 @@ const overlayReport = defineCommand({
   stateKeys: PANELS.map((panel) => panel.stateKey),
   callers: {
     roles: new Set(['shell', 'overlay']),
-    refusal: () => 'only a HUD overlay page (role=overlay) reports what it shows',
+    // The view key never writes, not even the overlay's report: what is on air is not its to change.
+    refusal: (role) =>
+      role === 'viewer'
+        ? `${VIEWER_REFUSAL}; a HUD overlay reports what it shows from this machine, or with the access token`
+        : 'only a HUD overlay page (role=overlay) reports what it shows',
   },
   run: ({ hud }, report) => {
     for (const { id, stateKey } of PANELS) {

@@ -45,8 +45,13 @@ async function sourceWith(routes: Record<string, Route>): Promise<SourceServer> 
   return source;
 }
 
-/** Every import base URL of the service pointed at one local server. */
-const sourcesAt = (base: string) => ({ faceitUrl: base, faceitDataApiUrl: `${base}/data/v4`, hltvUrl: base });
+/** Every import base URL of the service pointed at one local server, its host confirmed for the FACEIT key. */
+const sourcesAt = (base: string) => ({
+  faceitUrl: base,
+  faceitDataApiUrl: `${base}/data/v4`,
+  hltvUrl: base,
+  faceitKeyHost: new URL(base).host,
+});
 
 async function serviceWith(
   routes: Record<string, Route>,
