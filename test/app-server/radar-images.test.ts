@@ -10,6 +10,7 @@ import { imageSize } from '../../src/persistence/image-size.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build } from '../helpers/build.ts';
 import { panelApi } from '../helpers/hud.ts';
+import { webpHeader } from '../helpers/images.ts';
 
 const RADAR = '/api/panel/media/radar';
 
@@ -57,16 +58,7 @@ const HEADERS = {
     b.writeUInt16LE(h, 8);
     return b;
   },
-  webpVp8x: (w: number, h: number) => {
-    const b = Buffer.alloc(30);
-    b.write('RIFF', 0, 'latin1');
-    b.writeUInt32LE(22, 4);
-    b.write('WEBPVP8X', 8, 'latin1');
-    b.writeUInt32LE(10, 16);
-    b.writeUIntLE(w - 1, 24, 3);
-    b.writeUIntLE(h - 1, 27, 3);
-    return b;
-  },
+  webpVp8x: webpHeader,
   webpVp8l: (w: number, h: number) => {
     const b = Buffer.alloc(30);
     b.write('RIFF', 0, 'latin1');

@@ -5,11 +5,12 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { afterAll, afterEach } from 'vitest';
 import { matchMachine } from '../../machines/match.machine.ts';
 import type { supervisorMachine } from '../../machines/supervisor.machine.ts';
 import type { RunningServer } from '../../src/server.ts';
+import { pngChunk } from './images.ts';
 import type { TestNetwork } from './netns.ts';
 import { createTestNetwork } from './netns.ts';
 import { listenInNamespace } from './netns-listen.ts';
@@ -28,14 +29,6 @@ export const withoutLogoFetch = (live: typeof supervisorMachine) =>
  * fixture is needed. `rgb` as 0xRRGGBB.
  */
 export function pngOf(size: number, rgb: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
   const header = Buffer.alloc(13);
   header.writeUInt32BE(size, 0);
   header.writeUInt32BE(size, 4);
@@ -46,9 +39,9 @@ export function pngOf(size: number, rgb: number): Buffer {
   const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
   return Buffer.concat([
     Buffer.from('89504e470d0a1a0a', 'hex'),
-    chunk('IHDR', header),
-    chunk('IDAT', pixels),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', pixels),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
