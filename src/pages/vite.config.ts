@@ -1,5 +1,5 @@
 /**
- * The pages the application server serves (the operator app, the HUD overlay, the scene pages, /observer), built by `npm run build` into dist/pages. Everything they load is bundled: no CDN.
+ * The pages the application server serves (the operator app, the HUD overlay, the scene pages, /observer, /machines), built by `npm run build` into dist/pages. Everything they load is bundled: no CDN.
  */
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
@@ -22,6 +22,8 @@ export default defineConfig({
         hud: fileURLToPath(new URL('./hud.html', import.meta.url)),
         scene: fileURLToPath(new URL('./scene.html', import.meta.url)),
         observer: fileURLToPath(new URL('./observer.html', import.meta.url)),
+        // The Machines view alone, for a second screen (/machines).
+        machines: fileURLToPath(new URL('./machines.html', import.meta.url)),
       },
     },
   },

@@ -40,8 +40,13 @@ export const ChartBoxSchema = Type.Object({
   y: Type.Number(),
   width: Type.Number(),
   height: Type.Number(),
-  /** Description, invoked actors and the transitions that are not arrows, one line each. */
-  lines: Type.Array(Type.String()),
+  /**
+   * Description, invoked actors and the transitions that are not arrows, one line each; a transition's
+   * line carries its id, so the view marks it when taken (a targetless transition runs actions only).
+   */
+  lines: Type.Array(
+    Type.Object({ text: Type.String(), transition: Type.Union([Type.String(), Type.Null()]) }),
+  ),
 });
 export type ChartBox = Static<typeof ChartBoxSchema>;
 

@@ -10,6 +10,8 @@ import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import { type ChartState, chartStates, type Statechart } from '../../inspector/statechart-graph.ts';
 import type { ChartBox, ChartEdge } from '../../protocol/machines-view.ts';
 
+type ChartLine = ChartBox['lines'][number];
+
 export interface StatechartLayout {
   machineId: string;
   width: number;
@@ -29,16 +31,20 @@ const nodeId = (path: string) => `s:${path}`;
 // The bundle is CommonJS with a default export in its types only (as mitt's, docs: TOOLCHAIN.md).
 const ELK = elkModule as unknown as typeof elkModule.default;
 
-/** The text lines a state box shows under its title. */
-export function linesOf(state: ChartState): string[] {
-  const lines: string[] = [];
-  if (state.description !== null) lines.push(...wrap(state.description));
-  lines.push(...state.invokes);
+/** The text lines a state box shows under its title, each transition's with its id. */
+export function linesOf(state: ChartState): ChartLine[] {
+  const lines: ChartLine[] = [];
+  const text = (line: string) => lines.push({ text: line, transition: null });
+  if (state.description !== null) wrap(state.description).forEach(text);
+  state.invokes.forEach(text);
   for (const transition of state.transitions) {
     if (transition.kind === 'history') continue;
-    if (transition.targets.length === 0) lines.push(actionsAfter(transition.line, transition.actions));
+    if (transition.targets.length === 0) {
+      lines.push({ text: actionsAfter(transition.line, transition.actions), transition: transition.id });
+    }
     for (const target of transition.targets) {
-      if (target.within !== null) lines.push(`${transition.line} → ${target.within}`);
+      if (target.within !== null)
+        lines.push({ text: `${transition.line} → ${target.within}`, transition: transition.id });
     }
   }
   return lines;
@@ -64,7 +70,7 @@ export async function layoutStatechart(chart: Statechart): Promise<StatechartLay
 
   const header = (state: ChartState) => (1 + (lines.get(state.path)?.length ?? 0)) * LINE_HEIGHT + PADDING;
   const toNode = (state: ChartState): ElkNode => {
-    const text = [state.label, ...(lines.get(state.path) ?? [])];
+    const text = [state.label, ...(lines.get(state.path) ?? []).map((line) => line.text)];
     if (state.children.length === 0) {
       return {
         id: nodeId(state.path),

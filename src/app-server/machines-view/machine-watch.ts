@@ -14,8 +14,11 @@ import { currentEventSource, hearRequests } from './event-source.ts';
 
 export type WatchedSystem = Pick<HudSystem, 'inspect' | 'keyOf' | 'actor'>;
 
-/** Entries kept for a page that opens later and for replaying a veto: a bo5 veto is under 40. */
-export const TIMELINE_LENGTH = 500;
+/**
+ * Entries kept per actor, for a page that opens later and for replaying a veto (a bo5 veto is under
+ * 40 events). Per actor, so twenty game frames a second to the observer never push a veto out.
+ */
+export const TIMELINE_LENGTH = 200;
 
 /** A state value's active paths (`session`, `session.active`, `session.active.inProgress`), the machine's `''` first. */
 export function activePaths(value: unknown): string[] {
@@ -42,7 +45,7 @@ interface Origin {
 export class MachineWatch {
   readonly #hud: WatchedSystem;
   readonly #watchers = new Set<(entry: TimelineEntry) => void>();
-  #timeline: TimelineEntry[] = [];
+  #timelines = new Map<ActorKey, TimelineEntry[]>();
   #seq = 0;
   #stop: (() => void) | null = null;
   /** Where each event came from, noted when it is sent, read when the receiver's snapshot follows. */
@@ -66,7 +69,7 @@ export class MachineWatch {
         actor,
         active: activePaths(this.#hud.actor(actor).getSnapshot().value),
       })),
-      timeline: this.#timeline.slice(-TIMELINE_LENGTH),
+      timeline: [...this.#timelines.values()].flat().sort((a, b) => a.seq - b.seq),
     };
   }
 
@@ -141,8 +144,13 @@ export class MachineWatch {
       changed,
     };
     this.#taken.delete(ref);
-    this.#timeline.push(entry);
-    if (this.#timeline.length > TIMELINE_LENGTH * 2) this.#timeline = this.#timeline.slice(-TIMELINE_LENGTH);
+    const timeline = this.#timelines.get(actor) ?? [];
+    timeline.push(entry);
+    // Cut in steps, not at every entry.
+    this.#timelines.set(
+      actor,
+      timeline.length > TIMELINE_LENGTH * 2 ? timeline.slice(-TIMELINE_LENGTH) : timeline,
+    );
     for (const watcher of this.#watchers) watcher(entry);
   }
 }

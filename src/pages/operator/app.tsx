@@ -3,6 +3,7 @@ import { signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { connection, match } from '../common/store.ts';
+import { MachinesView } from '../machines/machines-view.tsx';
 import { AutomationView } from './automation-view.tsx';
 import { GameView } from './game-view.tsx';
 import { lastHotkey, onHotkey } from './hotkeys.ts';
@@ -26,6 +27,7 @@ const VIEWS: View[] = [
   { id: 'match', label: 'Match', component: MatchView },
   { id: 'veto', label: 'Veto', component: VetoView },
   { id: 'hud', label: 'HUD', component: HudView },
+  { id: 'machines', label: 'Machines', component: MachinesView },
   { id: 'automation', label: 'Local automation', group: 'Integrations', component: AutomationView },
   { id: 'obs', label: 'OBS', group: 'Integrations', component: ObsView },
   { id: 'game', label: 'Game', group: 'Integrations', component: GameView },
