@@ -9,6 +9,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_FORMS } from '../src/catalogue.ts';
+import { faceProblems } from '../src/face-text.ts';
 import { payloadOf } from '../src/schema-options.ts';
 import { buttonPageHtml, CHROMIUM, type DrawnButton, drawButton, screenshot } from './helpers/button-page.ts';
 import { CompanionHost } from './helpers/companion-host.ts';
@@ -165,6 +166,13 @@ describe('the page during a show', () => {
     expect(face('Observer off').bgcolor).not.toBe(RED);
     expect(face('Save replay').bgcolor).not.toBe(RED);
     expect(face('Connection').text).toBe('HUD\nok');
+  });
+
+  it('reads whole words on every face, with the values of this show', () => {
+    const problems = faces().flatMap((button) =>
+      faceProblems(button.text, Number(button.size)).map((problem) => `${button.name}: ${problem}`),
+    );
+    expect(problems).toEqual([]);
   });
 
   it('shows the next veto step and the remaining maps to pick, in green', () => {

@@ -81,10 +81,13 @@ export function buttonPageHtml(title: string, buttons: readonly DrawnButton[]): 
     h1 { font-size: 16px; margin: 0 0 12px; }
     h2 { font-size: 12px; font-weight: normal; margin: 10px 0 4px; color: #aaa; }
     .row { display: flex; gap: 6px; }
-    .tile { width: 72px; height: 72px; box-sizing: border-box; padding: 2px; border-radius: 6px;
+    /* As Companion draws a face: the text in 68 x 57 px under the top bar, Arimo (Arial's metrics,
+       Liberation Sans here) not bold, a word wider than the box cut where the box ends. */
+    .tile { width: 72px; height: 72px; box-sizing: border-box; padding: 15px 2px 0; border-radius: 6px;
             display: flex; align-items: center; justify-content: center; text-align: center;
-            white-space: pre-line; overflow: hidden; line-height: 1.1; font-weight: bold; }
-    .tile span { display: block; max-width: 100%; }
+            white-space: pre-line; overflow: hidden; line-height: 1.12; overflow-wrap: anywhere;
+            font-family: Arimo, 'Liberation Sans', Arial, sans-serif; }
+    .tile span { display: block; width: 68px; max-height: 57px; overflow: hidden; }
   </style></head><body><h1>${escapeHtml(title)}</h1>${rows}<script>
     // Companion's "auto" size: the largest text that fits the button without breaking a word.
     for (const text of document.querySelectorAll('[data-auto]')) {
