@@ -13,6 +13,7 @@ import fp from 'fastify-plugin';
 import { parse as parseRange } from 'range-parser';
 import { checkPayload } from '../core/dispatcher.ts';
 import type { StateHub } from '../core/state-hub.ts';
+import { type OpenClip, openReplayClip, type ReportedClip } from '../obs/replay-clip.ts';
 import type { MediaStore } from '../persistence/media-store.ts';
 import { compiledCheck } from '../protocol/compiled-check.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
@@ -27,7 +28,6 @@ import {
 } from '../protocol/media.ts';
 import { MediaIdSchema } from '../protocol/settings.ts';
 import type { EventMessage } from '../protocol/websocket.ts';
-import { type OpenClip, openReplayClip, type ReportedClip } from '../obs/replay-clip.ts';
 import { REPLAY_PATH } from './page-paths.ts';
 import { radarImageRoute } from './radar-image.route.ts';
 
@@ -61,7 +61,8 @@ const checkUpload = compiledCheck(UploadSchema);
 function sendClip(request: FastifyRequest, reply: FastifyReply, clip: OpenClip): FastifyReply {
   const { handle, size, type } = clip;
   const asked = request.headers.range === undefined ? null : parseRange(size, request.headers.range);
-  const range = asked?.code === 0 && asked.type === 'bytes' && asked.ranges.length === 1 ? asked.ranges[0] : null;
+  const range =
+    asked?.code === 0 && asked.type === 'bytes' && asked.ranges.length === 1 ? asked.ranges[0] : null;
   const { start, end } = range ?? { start: 0, end: size - 1 };
   reply.headers({
     'content-type': type,

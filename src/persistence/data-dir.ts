@@ -3,16 +3,7 @@
  * secrets (the access token, the sign-in key, the game's cfg token; state.json and the journal hold the OBS password), so it is created
  * owner-only and the files in it are narrowed to owner-only.
  */
-import {
-  access,
-  chmod,
-  constants,
-  mkdir,
-  readdir,
-  readFile,
-  rm,
-  stat,
-} from 'node:fs/promises';
+import { access, chmod, constants, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import envPaths from 'env-paths';

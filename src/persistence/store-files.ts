@@ -47,5 +47,6 @@ export const realFiles: StoreFiles = {
       close: () => handle.close(),
     };
   },
-  writeSnapshot: (path, text) => writeFileAtomic(path, text, { mode: OWNER_ONLY, temp: snapshotTempOf(path) }),
+  writeSnapshot: (path, text) =>
+    writeFileAtomic(path, text, { mode: OWNER_ONLY, temp: snapshotTempOf(path) }),
 };

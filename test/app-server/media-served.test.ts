@@ -45,7 +45,9 @@ describe.each([
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe(String(png.length));
 
-    const svg = await fetch(`${server.applicationUrl}${await uploaded(server, Buffer.from(svgOf('A', '#fff')))}`);
+    const svg = await fetch(
+      `${server.applicationUrl}${await uploaded(server, Buffer.from(svgOf('A', '#fff')))}`,
+    );
     expect(svg.status).toBe(200);
     expect(svg.headers.get('content-type')).toBe('image/svg+xml');
     expect(svg.headers.get('content-security-policy')).toMatch(/sandbox; frame-ancestors 'none'$/);

@@ -35,7 +35,9 @@ describe('writeFileAtomic', () => {
     // A directory where the rename would put the file: the rename fails after the data was written.
     const blocked = join(dir, 'blocked');
     await mkdir(blocked);
-    await expect(writeFileAtomic(blocked, 'lost', { mode: 0o600 })).rejects.toThrow(/EISDIR|EEXIST|ENOTEMPTY/);
+    await expect(writeFileAtomic(blocked, 'lost', { mode: 0o600 })).rejects.toThrow(
+      /EISDIR|EEXIST|ENOTEMPTY/,
+    );
     expect(await readdir(dir)).toEqual(['blocked', 'view-key']);
     expect(await readFile(file, 'utf8')).toBe('kept');
     // The next write to the same file is not held up by the failed one.
