@@ -11,10 +11,10 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import type { FastifyRequest } from 'fastify';
-import type { Caller } from '../../core/caller.ts';
-import type { Dispatch } from '../../core/dispatcher.ts';
-import { GAME_DATA_PATH } from '../../protocol/game.ts';
-import type { EventSource } from '../../protocol/machines-view.ts';
+import type { Caller } from '../core/caller.ts';
+import type { Dispatch } from '../core/dispatcher.ts';
+import { GAME_DATA_PATH } from '../protocol/game.ts';
+import type { EventSource } from '../protocol/machines-view.ts';
 
 let current: EventSource | undefined;
 

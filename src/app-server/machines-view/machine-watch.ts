@@ -7,10 +7,10 @@
  */
 import type { ActorRefLike, InspectionEvent } from 'xstate';
 import { ACTOR_KEYS, type ActorKey, type HudSystem } from '../../core/hud-system.ts';
+import { currentEventSource, hearRequests } from '../../http/event-source.ts';
 import { transitionIdOf } from '../../inspector/statechart-graph.ts';
 import { safePreview } from '../../inspector.ts';
 import type { ActorNow, EventSource, TimelineEntry } from '../../protocol/machines-view.ts';
-import { currentEventSource, hearRequests } from './event-source.ts';
 
 export type WatchedSystem = Pick<HudSystem, 'inspect' | 'keyOf' | 'actor'>;
 

@@ -30,16 +30,21 @@ export interface MachinesViewOptions {
   hud: WatchedSystem;
 }
 
-/** The veto session first (what crews watch most), then the observer and the match (the game's sides and results). */
+/**
+ * The veto session first (what crews watch most), then the observer, the game (when the roster has
+ * it: the actor game frames reach) and the match (sides and results), then the rest in roster order.
+ */
+const FIRST = ['vetoSession', 'observer', 'game', 'match'];
 export const VIEW_ORDER: readonly ActorKey[] = [
-  'vetoSession',
-  'observer',
-  'match',
-  ...ACTOR_KEYS.filter((key) => key !== 'vetoSession' && key !== 'observer' && key !== 'match'),
+  ...FIRST.flatMap((key) => ACTOR_KEYS.filter((actor) => actor === key)),
+  ...ACTOR_KEYS.filter((key) => !FIRST.includes(key)),
 ];
 
 /** A page that reads slower than the events come gets its stream closed; its EventSource reconnects. */
 const STREAM_BACKLOG_BYTES = 1 << 20;
+
+/** A context asked for is read whole, within reason (an observer's memory of every player). */
+const CONTEXT_VALUES = 4000;
 
 const ActorParams = Type.Object({ actor: Type.String({ maxLength: 64 }) });
 
@@ -116,7 +121,11 @@ const machinesView: FastifyPluginAsyncTypebox<MachinesViewOptions> = async (app,
     },
     async (request) => {
       const actor = actorOf(request.params.actor);
-      return { ok: true as const, actor, context: safePreview(hud.actor(actor).getSnapshot().context) };
+      return {
+        ok: true as const,
+        actor,
+        context: safePreview(hud.actor(actor).getSnapshot().context, CONTEXT_VALUES),
+      };
     },
   );
 

@@ -1,0 +1,118 @@
+/**
+ * What the Machines view costs the server during a show (docs/machines-view.md): the show's server
+ * side as bench/show-server-cpu.ts drives it (frames POSTed at a fixed rate, an overlay WebSocket,
+ * ten control surfaces sending 2 commands a second), the server's CPU per frame with the view closed
+ * and with one signed-in page reading its stream, in turn, each round. Run bench/show-server-cpu.ts
+ * on a build without the view for the "before" figure.
+ *
+ * Usage: npm run build && tsx bench/machines-view-cpu.ts [--rate 50] [--seconds 20] [--rounds 3]
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { WebSocket } from 'ws';
+import { HttpClient } from './lib/http-client.ts';
+import { chooseRuntime, startServerProcess } from './lib/server-process.ts';
+import { sleep } from './lib/stats.ts';
+import { WsProbe } from './lib/ws-probe.ts';
+import { FRAME, SURFACES, showFrames } from './parts/show.ts';
+
+const { values } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '50' },
+    seconds: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
+const RATE = Number(values.rate);
+const COMMANDS_PER_SECOND = 2;
+const WARMUP_MS = 3_000;
+const runtime = chooseRuntime();
+const base = JSON.parse(readFileSync(FRAME, 'utf8'));
+
+/** Signs in as the operator app would and reads the view's stream until aborted; counts its bytes. */
+async function watchStream(appUrl: string, signInUrl: string, abort: AbortSignal): Promise<() => number> {
+  const key = new URL(signInUrl).searchParams.get('key') ?? '';
+  const signIn = await fetch(`${appUrl}/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key }),
+  });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const response = await fetch(`${appUrl}/api/panel/machines/stream`, { headers: { cookie }, signal: abort });
+  if (response.status !== 200) throw new Error(`the stream answered ${response.status}`);
+  let bytes = 0;
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        bytes += value.byteLength;
+      }
+    } catch {
+      // Aborted at the end of the stretch.
+    }
+  })();
+  return () => bytes;
+}
+
+async function measure(view: 'closed' | 'open'): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hud-bench-machines-view-'));
+  const server = await startServerProcess({ runtime, kind: 'hud', dataDir, nodeOptions: [] });
+  const token = readFileSync(join(dataDir, 'gsi-token'), 'utf8').trim();
+  const page = new WebSocket(`ws://127.0.0.1:${server.appPort}/ws?role=overlay`, {
+    perMessageDeflate: false,
+  });
+  page.on('error', () => {});
+  await new Promise((resolve, reject) => {
+    page.once('open', resolve);
+    page.once('error', reject);
+  });
+  const surfaces: WsProbe[] = [];
+  const http = new HttpClient(server.appPort);
+  const abort = new AbortController();
+  try {
+    for (let i = 0; i < SURFACES; i++) surfaces.push(await WsProbe.connect(`${server.wsUrl}/`));
+    const streamed =
+      view === 'open' ? await watchStream(server.appUrl, server.signInUrl(), abort.signal) : () => 0;
+    const frameAt = showFrames(base, token);
+    let next = 0;
+    let commands = 0;
+    const run = async (ms: number): Promise<number> => {
+      const started = performance.now();
+      const every = Math.round(RATE / COMMANDS_PER_SECOND);
+      let k = 0;
+      for (; performance.now() - started < ms; k++) {
+        const wait = started + (k * 1000) / RATE - performance.now();
+        if (wait > 0) await sleep(wait);
+        const answer = await http.post('/gsi', frameAt(next++));
+        if (answer.status !== 200) throw new Error(`a frame was answered ${answer.status}`);
+        if (k % every === 0) {
+          const surface = surfaces[commands % SURFACES] as WsProbe;
+          void surface.trigger(++commands, commands % 2 ? 'toggle_scoreboard' : 'toggle_stats');
+        }
+      }
+      return k;
+    };
+    await run(WARMUP_MS);
+    const cpuBefore = server.cpuMs();
+    const bytesBefore = streamed();
+    const frames = await run(Number(values.seconds) * 1000);
+    const cpu = server.cpuMs() - cpuBefore;
+    const bytes = streamed() - bytesBefore;
+    return `view ${view}: ${((cpu * 1000) / frames).toFixed(0)} µs CPU per frame over ${frames} frames at ${RATE}/s; the stream sent ${(bytes / 1024).toFixed(0)} KiB`;
+  } finally {
+    abort.abort();
+    for (const surface of surfaces) surface.close();
+    page.terminate();
+    http.close();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+for (let round = 1; round <= Number(values.rounds); round++) {
+  for (const view of ['closed', 'open'] as const) process.stdout.write(`${round} ${await measure(view)}\n`);
+}
