@@ -1,4 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
+import { gameMachine } from './game.machine.ts';
 import { hostMachine } from './host.machine.ts';
 import { matchMachine } from './match.machine.ts';
 import { obsConnectionMachine } from './obs-connection.machine.ts';
@@ -22,4 +23,5 @@ export const machineCatalog: ReadonlyArray<{ name: string; machine: AnyStateMach
   { name: 'production', machine: productionMachine },
   { name: 'obs-connection', machine: obsConnectionMachine },
   { name: 'observer', machine: observerMachine },
+  { name: 'game', machine: gameMachine },
 ];

@@ -1,4 +1,5 @@
 import { assign, enqueueActions, fromCallback, not, type SnapshotFrom, setup } from 'xstate';
+import type { GameDialect } from './game-rules.ts';
 import {
   cameraTargetOf,
   type DirectorFrame,
@@ -75,8 +76,11 @@ export interface NetconClose {
   message: string;
 }
 
-/** Commands the machine sends to the console actor: each is turned into checked console lines there. */
-export type NetconCommand = { type: 'netcon.cut'; steamid: string; slot: number };
+/**
+ * Commands the machine sends to the console actor: each is turned into checked console lines there,
+ * in the dialect of the game that sent the frames (CS2's and CS:GO's commands differ).
+ */
+export type NetconCommand = { type: 'netcon.cut'; steamid: string; slot: number; dialect: GameDialect };
 
 /** What the console actor reports back (sendBack). */
 export type NetconSocketEvent =
@@ -93,7 +97,8 @@ export type ObserverEvent =
   | { type: 'observer.configure'; changes: Partial<ObserverSettings> }
   | { type: 'observer.subscription'; active: boolean }
   | ({ type: 'observer.netcon.configure' } & NetconAddress)
-  | { type: 'observer.frame'; frame: DirectorFrame }
+  /** From the game actor: one frame, and which game sent it (absent: the same game as before). */
+  | { type: 'observer.frame'; frame: DirectorFrame; dialect?: GameDialect }
   | NetconSocketEvent;
 
 /** One cut of the director, as the operator sees it in the list. */
@@ -128,6 +133,8 @@ export interface ObserverContext {
   /** `now` of the last frame, the time a cut sent on (re)connect is counted from. */
   lastFrameAt: number | null;
   linkConnected: boolean;
+  /** The game that sends the frames, as the game actor told with the last one: the cuts' console dialect. */
+  dialect: GameDialect;
   /** Failed tries since the link last lasted NETCON_STABLE_MS; a connection closed sooner is one. */
   attempt: number;
   lastError: NetconClose | null;
@@ -173,6 +180,8 @@ export const observerMachine = setup({
         ([key, value]) => context.settings[key as keyof ObserverSettings] !== value,
       );
     },
+    isOtherDialect: ({ context, event }) =>
+      event.type === 'observer.frame' && event.dialect !== undefined && event.dialect !== context.dialect,
     isNewSubscription: ({ context, event }) =>
       event.type === 'observer.subscription' && event.active !== context.subscriptionActive,
     isNewAddress: ({ context, event }) =>
@@ -183,6 +192,9 @@ export const observerMachine = setup({
     applySettings: assign(({ context }, params: { changes: Partial<ObserverSettings> }) => ({
       settings: { ...context.settings, ...definedChanges(params.changes) },
     })),
+    storeDialect: assign((_, params: { dialect: GameDialect | undefined }) =>
+      params.dialect === undefined ? {} : { dialect: params.dialect },
+    ),
     storeSubscription: assign((_, params: { active: boolean }) => ({ subscriptionActive: params.active })),
     storeAddress: assign((_, params: NetconAddress) => ({
       netcon: { host: params.host, port: params.port },
@@ -196,13 +208,14 @@ export const observerMachine = setup({
       follow: null,
       sentAt: null,
     })),
-    directFrame: assign(({ context }, params: { frame: DirectorFrame }) => {
+    directFrame: assign(({ context }, params: { frame: DirectorFrame; dialect: GameDialect | undefined }) => {
       const { frame } = params;
+      const dialect = params.dialect ?? context.dialect;
       const director = direct(context.director, frame, { cinematic: context.settings.cinematicEnabled });
       const follow = followOf(context, frame);
       const before = context.director.suggestion;
       const after = director.suggestion;
-      const changes = { director, follow, lastFrameAt: frame.now };
+      const changes = { director, follow, lastFrameAt: frame.now, dialect };
       if (!after || after.steamid === before?.steamid) return changes;
       return { ...changes, cuts: [...context.cuts, cutOf(after)].slice(-MAX_CUTS) };
     }),
@@ -215,6 +228,7 @@ export const observerMachine = setup({
         type: 'netcon.cut',
         steamid: target.steamid,
         slot: target.slot,
+        dialect: context.dialect,
       } satisfies NetconCommand);
       enqueue.assign({
         sentSteamid: target.steamid,
@@ -252,6 +266,7 @@ export const observerMachine = setup({
     sentAt: null,
     lastFrameAt: null,
     linkConnected: false,
+    dialect: 'cs2',
     attempt: 0,
     lastError: null,
   }),
@@ -282,14 +297,23 @@ export const observerMachine = setup({
         },
         disabled: {
           description:
-            'Switched off, or switched on without an active subscription (it waits for one): frames are ignored and nothing is suggested.',
+            'Switched off, or switched on without an active subscription (it waits for one): frames are ignored and nothing is suggested, but the game that sends them is noted.',
           entry: 'forgetSuggestion',
+          on: {
+            'observer.frame': {
+              guard: 'isOtherDialect',
+              actions: { type: 'storeDialect', params: ({ event }) => ({ dialect: event.dialect }) },
+            },
+          },
         },
         suggest: {
           description: 'Suggests whom to watch (in the context and the pages); sends nothing to the game.',
           on: {
             'observer.frame': {
-              actions: { type: 'directFrame', params: ({ event }) => ({ frame: event.frame }) },
+              actions: {
+                type: 'directFrame',
+                params: ({ event }) => ({ frame: event.frame, dialect: event.dialect }),
+              },
             },
           },
         },
@@ -298,7 +322,10 @@ export const observerMachine = setup({
           on: {
             'observer.frame': {
               actions: [
-                { type: 'directFrame', params: ({ event }) => ({ frame: event.frame }) },
+                {
+                  type: 'directFrame',
+                  params: ({ event }) => ({ frame: event.frame, dialect: event.dialect }),
+                },
                 'sendCameraCut',
               ],
             },

@@ -1,5 +1,7 @@
 import type { InputFrom } from 'xstate';
 import { setup } from 'xstate';
+import type { GameInput } from './game.machine.ts';
+import { gameMachine } from './game.machine.ts';
 import type { HostInput } from './host.machine.ts';
 import { hostMachine } from './host.machine.ts';
 import type { MatchInput } from './match.machine.ts';
@@ -37,9 +39,10 @@ export const SUBSYSTEMS = {
   production: productionMachine,
   obs: obsConnectionMachine,
   observer: observerMachine,
+  game: gameMachine,
 } as const satisfies Record<SubsystemKey, unknown>;
 
-/** Everything the actors start from: the saved state of the last run, or the defaults. */
+/** Everything the actors start from: the saved state of the last run, or the defaults (the game's is not saved). */
 export interface HudInput {
   host: HostInput;
   match: MatchInput;
@@ -73,7 +76,7 @@ export const supervisorMachine = setup({
       id: SYSTEM_ID[key],
       systemId: SYSTEM_ID[key],
       src: key,
-      input: ({ context }: { context: HudInput }) => context[key],
+      input: ({ context }: { context: HudInput }) => inputOf(context)[key],
     })),
     ...PANELS.map((panel) => ({
       id: panel.systemId,
@@ -84,7 +87,19 @@ export const supervisorMachine = setup({
   ] as never,
 });
 
-// Each subsystem's part of HudInput is its machine's input: fails to compile when they drift apart.
-type Inputs = { [K in SubsystemKey]: HudInput[K] extends InputFrom<(typeof SUBSYSTEMS)[K]> ? true : never };
+/**
+ * Each subsystem's input: its part of HudInput; the game's follows the host's "receiving" (nothing
+ * of it is saved, and after a rollback the frames that were arriving still count).
+ */
+type SubsystemInputs = Omit<HudInput, 'panels' | 'now'> & { game: GameInput };
+const inputOf = (context: HudInput): SubsystemInputs => ({
+  ...context,
+  game: { receiving: context.host.gameReceiving },
+});
+
+// Each subsystem's input is its machine's input: fails to compile when they drift apart.
+type Inputs = {
+  [K in SubsystemKey]: SubsystemInputs[K] extends InputFrom<(typeof SUBSYSTEMS)[K]> ? true : never;
+};
 const inputsAgree = <T extends Record<SubsystemKey, true>>() => undefined as unknown as T;
 inputsAgree<Inputs>();

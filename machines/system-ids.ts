@@ -14,6 +14,7 @@ const SUBSYSTEM_ID = {
   production: 'production',
   obs: 'obs',
   observer: 'observer',
+  game: 'game',
 } as const;
 
 type PanelSystemIds = { [P in Panel as P['id']]: P['systemId'] };

@@ -8,6 +8,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Logger } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import { fromPromise } from 'xstate';
+import { gameMachine, RECEIVING_TIMEOUT_MS } from '../machines/game.machine.ts';
 import { matchMachine } from '../machines/match.machine.ts';
 import type { NetconAddress } from '../machines/observer.machine.ts';
 import { OBSERVER_DEFAULTS } from '../machines/observer.machine.ts';
@@ -34,7 +35,6 @@ import { createLogoFetch, LOGO_FETCH_TIMEOUT_MS } from './import/logo-fetch.ts';
 import type { MatchImporter } from './import/match-importer.ts';
 import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
-import type { ConsoleDialect } from './observer/netcon-lines.ts';
 import { createObserverLive } from './observer/netcon-socket.ts';
 import {
   createDataDir,
@@ -174,16 +174,17 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     inUse: () => [savedNow(), settings.current()],
   });
   const importer = importerOf(settings, options);
-  // The console's dialect follows the game that sends the frames (CS:GO or CS2); read at each cut.
-  let dialectOfFrames = (): ConsoleDialect => 'cs2';
-  const dialect = () => dialectOfFrames();
+  const receivingTimeoutMs = options.gameReceivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
   const live = supervisorMachine.provide({
     actors: {
       match: matchMachine.provide({ actors: { logoFetch: logoFetchOf(media, options) } }),
       vetoSession: vetoSessionMachine.provide({ actors: { matchImport: importer.actor } }),
       obs: obsConnectionLive,
+      game: gameMachine.provide({ delays: { receivingTimeout: receivingTimeoutMs } }),
       observer: createObserverLive({
-        dialect,
+        // Each cut carries the dialect of the game that sent the frames (the game actor tells the
+        // observer with each frame); the console actor still reads it here until it reads the cut's.
+        dialect: () => hud.snapshot('observer').context.dialect,
         onLine: (line) => logger.debug({ line }, 'observer: sent to the game console'),
         onRefused: (steamid) => logger.info({ steamid }, 'observer: no account id, the camera is not moved'),
       }),
@@ -247,7 +248,11 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
         });
         stopObsLog = logObsConnection(hud.actor('obs'), logger);
       },
-      status: (status) => hub.setStorage(status),
+      status: (status) => {
+        hub.setStorage(status);
+        // The disk takes writes again: the game actor applies the frame it held meanwhile.
+        if (status.ok) hub.batch(() => hud.send('game', { type: 'game.storage.restored' }));
+      },
     });
   } catch (error) {
     stopObsLog();
@@ -292,11 +297,9 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     token: gameToken,
     slotNumbering: () => gameSettings(settings.current()).slotNumbering,
     storage: () => store.status,
-    ...(options.gameReceivingTimeoutMs === undefined
-      ? {}
-      : { receivingTimeoutMs: options.gameReceivingTimeoutMs }),
+    mapFigures: hud.snapshot('host').context.mapFigures,
+    receivingTimeoutMs,
   });
-  dialectOfFrames = () => game.consoleDialect();
   const mainWindow = new MainWindow(hud, options.headless);
   secrets.events.on('token', () =>
     logger.info('access token regenerated: local-network devices must use the new one'),

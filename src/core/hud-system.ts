@@ -29,6 +29,11 @@ export interface HudSystem {
    * listens: XState builds no inspection event for a system without observers.
    */
   inspect(listener: (event: InspectionEvent) => void): () => void;
+  /**
+   * Hears every snapshot of one actor from now until the returned function is called, across
+   * restarts (a rollback starts new actors: the listener follows the new one).
+   */
+  follow<K extends ActorKey>(key: K, listener: (snapshot: SnapshotOf<K>) => void): () => void;
   /** The roster key of an actor of this system, or undefined (the supervisor, an IO child). */
   keyOf(ref: ActorRefLike | undefined): ActorKey | undefined;
   /** Stops every actor and starts them again from `input` (a rollback to the saved state). */
@@ -53,6 +58,13 @@ export function startHudSystem({ input, machine = supervisorMachine, inspect }: 
     for (const listener of listeners) listener(event);
   };
   let inspection: { unsubscribe(): void } | null = null;
+  const followers = new Set<{ key: ActorKey; listener: (snapshot: never) => void; stop: () => void }>();
+  const subscribe = (follower: { key: ActorKey; listener: (snapshot: never) => void; stop: () => void }) => {
+    const subscription = (actors.get(follower.key) as AnyActorRef).subscribe((snapshot) =>
+      follower.listener(snapshot as never),
+    );
+    follower.stop = () => subscription.unsubscribe();
+  };
   const boot = (from: HudInput) => {
     const root = createActor(machine, { input: from, ...(inspect ? { inspect } : {}) });
     // Before start, so a listener sees the actors' first states too.
@@ -65,6 +77,7 @@ export function startHudSystem({ input, machine = supervisorMachine, inspect }: 
       actors.set(key, ref);
       keys.set(ref, key);
     }
+    for (const follower of followers) subscribe(follower);
     return root;
   };
   let root = boot(input);
@@ -86,10 +99,20 @@ export function startHudSystem({ input, machine = supervisorMachine, inspect }: 
         }
       };
     },
+    follow: (key, listener) => {
+      const follower = { key, listener: listener as (snapshot: never) => void, stop: () => {} };
+      followers.add(follower);
+      subscribe(follower);
+      return () => {
+        follower.stop();
+        followers.delete(follower);
+      };
+    },
     keyOf: (candidate) => (candidate === undefined ? undefined : keys.get(candidate as AnyActorRef)),
     restart: (from) => {
       inspection?.unsubscribe();
       inspection = null;
+      for (const follower of followers) follower.stop();
       root.stop();
       root = boot(from);
     },

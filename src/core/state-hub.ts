@@ -284,11 +284,13 @@ export class StateHub {
 
   /**
    * Whether a change of `key` changes the saved state. The OBS connection is not saved (it is rebuilt
-   * on start): its retries cost no disk writes. Of the observer only the settings and the address
+   * on start): its retries cost no disk writes; nor is the game actor (it changes with every frame).
+   * Of the observer only the settings and the address
    * are: its director moves with every game frame and must cost no write either.
    */
   #savedPartChanged(key: ActorKey): boolean {
-    if (key === 'obs') return false;
+    // The game actor keeps nothing that is saved: what lasts of a frame it sends to the host and the match.
+    if (key === 'obs' || key === 'game') return false;
     if (key !== 'observer') return true;
     const { settings, netcon } = this.#snapshots.observer.context;
     if (settings === this.#observerSaved[0] && netcon === this.#observerSaved[1]) return false;

@@ -1,17 +1,15 @@
 /**
- * Game data: takes the game's frames, keeps the live view, and tells the actors what lasts. Per
- * frame it only compares: the roster, the sides, the map score and "receiving" reach the machines
- * (and so the revision and the saved state) when they change; everything else goes to the pages as
- * `game` messages with what changed, at the rate the frames come.
+ * Game data, the adapter: checks the cfg's token, the payload's schema and ranges, parses the frame,
+ * keeps the live view and the status, and rates what goes to the pages. What lasts of a frame goes
+ * to the `game` actor (machines/game.machine.ts), which owns the rules: receiving or stale, the
+ * sides, the half-time swap, the map's result, the roster it reports, the stats pick, the dialect.
+ * Everything else goes to the pages as `game` messages with what changed, at the rate the frames come.
  */
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
 import secureJson from 'secure-json-parse';
-import type { GameSide } from '../../machines/game-sides.ts';
-import { sideChangesBetween } from '../../machines/game-sides.ts';
-import { sameRoster } from '../../machines/host.machine.ts';
-import { mapLabel, normalizeMapName } from '../../machines/map-names.ts';
-import type { MatchInput } from '../../machines/match.machine.ts';
+import type { GameDialect, GameFacts, GameReport, GameSnapshot } from '../../machines/game.machine.ts';
+import type { MapFigures } from '../../machines/host.machine.ts';
 import type { ExpectedToken } from '../access/access-token.ts';
 import { expectedToken } from '../access/access-token.ts';
 import type { LiveStats } from '../core/commands/command.ts';
@@ -19,7 +17,6 @@ import type { HudSystem } from '../core/hud-system.ts';
 import type { StateHub } from '../core/state-hub.ts';
 import type { RawGsiFrame } from '../observer/director-frame.ts';
 import { toDirectorFrame } from '../observer/director-frame.ts';
-import type { ConsoleDialect } from '../observer/netcon-lines.ts';
 import type { StorageStatus } from '../protocol/answers.ts';
 import type { Check } from '../protocol/compiled-check.ts';
 import { compiledCheck } from '../protocol/compiled-check.ts';
@@ -32,10 +29,8 @@ import type {
   GameStatus,
   SlotNumbering,
 } from '../protocol/game.ts';
-import type { EventMessage } from '../protocol/websocket.ts';
 import { AdrTracker } from './adr.ts';
 import { carriesToken, mentionsToken } from './frame-token.ts';
-import type { GameFrame } from './game-frame.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';
 import { GsiPayload, playersProblem } from './gsi-payload.ts';
 import { diffLive, sameStatusMeaning } from './live-diff.ts';
@@ -44,8 +39,7 @@ import { hudSlot, LAST_CSGO_VERSION, numberingOf } from './slots.ts';
 
 const mitt = mittModule as unknown as typeof mittModule.default;
 
-/** "Receiving" ends this long after the last good frame: the cfg's heartbeat (2 s) twice, and a second. */
-export const RECEIVING_TIMEOUT_MS = 5_000;
+export { RECEIVING_TIMEOUT_MS } from '../../machines/game.machine.ts';
 /** While frames arrive, the status (its "last frame … ago") goes out at most this often. */
 export const STATUS_EVERY_MS = 500;
 /**
@@ -73,7 +67,10 @@ export interface GameDataOptions {
   slotNumbering: () => SlotNumbering;
   /** Whether changes can be saved now (the store's status): while not, frames change nothing that lasts. */
   storage: () => StorageStatus;
-  receivingTimeoutMs?: number;
+  /** ADR's figures the service started from (the saved state's), or null. */
+  mapFigures: MapFigures | null;
+  /** How long after the last frame "receiving" ends, for the status's words (the game actor's delay). */
+  receivingTimeoutMs: number;
   now?: () => number;
 }
 
@@ -89,27 +86,6 @@ const EMPTY_LIVE: GameLive = {
   grenades: [],
 };
 
-const eqName = (a: string | null | undefined, b: string | null | undefined) =>
-  a != null && b != null && a.trim().toLowerCase() === b.trim().toLowerCase();
-
-/** Team A's side when the game's team names say it, else null (the operator's assignment stands). */
-export function sideByNames(match: Pick<MatchInput, 'teamA' | 'teamB'>, ct: string | null, t: string | null) {
-  const a = match.teamA?.name;
-  const b = match.teamB?.name;
-  if (eqName(a, b)) return null;
-  if (eqName(ct, a) || eqName(t, b)) return eqName(t, a) || eqName(ct, b) ? null : ('CT' as GameSide);
-  if (eqName(t, a) || eqName(ct, b)) return 'T' as GameSide;
-  return null;
-}
-
-/** The rounds of a map in which the sides count: a new round has started (not its end, not half time). */
-const ROUND_STARTED = new Set(['freezetime', 'live']);
-/**
- * Map phases whose score is recorded: not warm-up, and not half time (nothing scores then, and the
- * side names may already have changed while the sides here change with the next round).
- */
-const SCORED = new Set(['live', 'gameover']);
-
 export class GameData implements LiveStats {
   readonly emitter: Emitter<GameDataEvents> = mitt<GameDataEvents>();
   readonly #hud: HudSystem;
@@ -119,8 +95,6 @@ export class GameData implements LiveStats {
   readonly #expected: ExpectedToken;
   readonly #slotNumbering: () => SlotNumbering;
   readonly #storage: () => StorageStatus;
-  /** The last frame's lasting changes, held while storage fails. */
-  #held: { frame: GameFrame; roundPhase: string | null } | null = null;
   readonly #timeoutMs: number;
   readonly #now: () => number;
   readonly #check: Check<typeof GsiPayload> = compiledCheck(GsiPayload);
@@ -128,11 +102,11 @@ export class GameData implements LiveStats {
   #live: GameLive = EMPTY_LIVE;
   #status: GameStatus;
   #statusSentAt = 0;
-  #timer: NodeJS.Timeout | null = null;
-  /** The map and round count the sides were last settled at (null: a new map, nothing to swap from). */
-  #sidesAt: { map: string; round: number } | null = null;
-  #pick: number | null = null;
-  #dialect: ConsoleDialect = 'cs2';
+  /** The game actor's report the status last showed: a new one outside a frame (storage restored) shows. */
+  #report: GameReport | null = null;
+  /** A frame is being taken: its status is set there, not by the actor's snapshot. */
+  #ingesting = false;
+  readonly #stopFollowing: () => void;
   #refusalReportedAt = Number.NEGATIVE_INFINITY;
   readonly #counters: FrameCounters = { parsed: 0, refusedUnread: 0 };
 
@@ -143,10 +117,9 @@ export class GameData implements LiveStats {
     this.#expected = expectedToken(options.token);
     this.#slotNumbering = options.slotNumbering;
     this.#storage = options.storage;
-    this.#timeoutMs = options.receivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
+    this.#timeoutMs = options.receivingTimeoutMs;
     this.#now = options.now ?? Date.now;
-    this.#adr = new AdrTracker(this.#hud.snapshot('host').context.mapFigures);
-    this.#hub.emitter.on('event', this.#onHubEvent);
+    this.#adr = new AdrTracker(options.mapFigures);
     const numbering = numberingOf(undefined, this.#slotNumbering());
     this.#status = {
       receiving: false,
@@ -160,6 +133,7 @@ export class GameData implements LiveStats {
       seriesMap: null,
       notes: [],
     };
+    this.#stopFollowing = this.#hud.follow('game', this.#onGame);
   }
 
   /** The cfg's auth token (gsi-config writes it into the file). */
@@ -181,7 +155,7 @@ export class GameData implements LiveStats {
   }
 
   statsSlot(): number | null {
-    return this.#pick ?? this.#live.observed?.slot ?? null;
+    return this.#hud.snapshot('game').context.statsPick ?? this.#live.observed?.slot ?? null;
   }
 
   playerInSlot(slot: number): GamePlayer | null {
@@ -189,13 +163,9 @@ export class GameData implements LiveStats {
     return null;
   }
 
+  /** The operator's pick: kept by the game actor. */
   pickStatsPlayer(slot: number | null): void {
-    this.#pick = slot;
-  }
-
-  /** The console commands of the game that sends the frames: CS:GO's up to its last build, else CS2's. */
-  consoleDialect(): ConsoleDialect {
-    return this.#dialect;
+    this.#hud.send('game', { type: 'game.stats.pick', slot });
   }
 
   get counters(): FrameCounters {
@@ -250,24 +220,39 @@ export class GameData implements LiveStats {
     const frame = parseFrame(body, numbering.numbering);
     const now = this.#now();
     const version = body.provider?.version;
-    this.#dialect = version !== undefined && version <= LAST_CSGO_VERSION ? 'csgo' : 'cs2';
-    // The observer's director scores every frame (ignored while it is off); a cut it makes goes to
-    // the game from its own console actor, so nothing here waits for the game.
-    const direct = () =>
-      !this.#hud.snapshot('observer').matches({ observer: 'disabled' }) &&
-      this.#hud.send('observer', {
-        type: 'observer.frame',
-        frame: toDirectorFrame(body as RawGsiFrame, {
-          now,
-          hudSlot: (slot) => hudSlot(slot, numbering.numbering),
-        }),
+    const dialect: GameDialect = version !== undefined && version <= LAST_CSGO_VERSION ? 'csgo' : 'cs2';
+    const roundPhase = body.round?.phase ?? null;
+    if (frame.spectator && frame.map) {
+      this.#adr.observe({
+        map: frame.map.name,
+        round: frame.map.round,
+        roundPhase,
+        mapPhase: frame.map.phase,
+        damage: frame.players.map((player) => [player.steamid, player.roundDamage] as const),
       });
-    this.#keepReceiving();
+    }
+    const facts: GameFacts = {
+      spectator: frame.spectator,
+      dialect,
+      roster: rosterOfFrame(frame),
+      map: frame.map,
+      roundPhase,
+      figures: this.#adr.figures,
+      director: toDirectorFrame(body as RawGsiFrame, {
+        now,
+        hudSlot: (slot) => hudSlot(slot, numbering.numbering),
+      }),
+    };
+    // While storage fails, what lasts is held by the game actor, not applied then rolled back by
+    // the failed write (a flip on the HUD each way, per frame): the HUD state's `storage` says why.
+    const lasting = this.#storage().ok;
+    this.#ingesting = true;
+    try {
+      this.#hub.batch(() => this.#hud.send('game', { type: 'game.frame', facts, lasting }));
+    } finally {
+      this.#ingesting = false;
+    }
     if (!frame.spectator) {
-      this.#hub.batch(() => {
-        this.#markReceiving();
-        direct();
-      });
       this.#setStatus(
         {
           ...this.#arrived(source, now, numbering),
@@ -279,82 +264,40 @@ export class GameData implements LiveStats {
       );
       return;
     }
-    const notes: string[] = [];
-    let seriesMap: number | null = null;
-    const roundPhase = body.round?.phase ?? null;
-    // While storage fails, what lasts is held, not applied then rolled back by the failed write
-    // (a flip on the HUD each way, per frame): the roster stays as saved, and the HUD state's
-    // `storage` says why. It is applied once storage works again (#onHubEvent).
-    const lasting = this.#storage().ok;
-    if (frame.map) {
-      this.#adr.observe({
-        map: frame.map.name,
-        round: frame.map.round,
-        roundPhase,
-        mapPhase: frame.map.phase,
-        damage: frame.players.map((player) => [player.steamid, player.roundDamage] as const),
-      });
-    }
-    this.#hub.batch(() => {
-      this.#markReceiving();
-      direct();
-      if (lasting) seriesMap = this.#applyLasting(frame, roundPhase, notes);
-    });
-    this.#held = lasting ? null : { frame, roundPhase };
-    if (!lasting) notes.push(HELD_NOTE);
+    const { report } = this.#hud.snapshot('game').context;
+    this.#report = report;
     this.#publishLive(frame);
     this.#setStatus(
       {
         ...this.#arrived(source, now, numbering),
         problem: null,
         message: `receiving from ${source}`,
-        ...(lasting ? { seriesMap } : {}),
-        notes,
+        ...reportStatus(report),
       },
       now,
     );
   }
 
   /**
-   * What a frame changes that lasts (and is saved): the roster, ADR's figures, the sides and the
-   * map's score. Inside a hub batch; the series map in play, or null.
+   * The game actor's snapshots: the end of "receiving" (its timeout), and a report that changed
+   * outside a frame (the held frame applied once storage works again).
    */
-  #applyLasting(frame: GameFrame, roundPhase: string | null, notes: string[]): number | null {
-    // Only a new roster is sent: the host's guard would ignore the same one, after the cost of an
-    // event through the actor system, ten to twenty times a second.
-    if (!sameRoster(this.#hud.snapshot('host').context.roster, frame.players)) {
-      this.#hud.send('host', { type: 'host.roster', roster: rosterOfFrame(frame) });
-    }
-    this.#saveFigures();
-    if (!frame.map) return null;
-    this.#settleSides(frame, roundPhase);
-    return this.#recordScore(frame, notes);
-  }
-
-  /** "Receiving" in the HUD state, sent only when it was not (once per stretch of frames, not per frame). */
-  #markReceiving(): void {
-    if (!this.#hud.snapshot('host').context.gameReceiving) {
-      this.#hud.send('host', { type: 'host.gameReceiving', receiving: true });
-    }
-  }
-
-  /** Storage works again: the last frame's lasting changes, held while it failed, are applied now. */
-  readonly #onHubEvent = (message: EventMessage): void => {
-    if (!this.#held || message.event !== 'hud.state') return;
-    if ((message.data as { storage?: StorageStatus }).storage?.ok !== true) return;
-    // After the commit that announced it, not inside it: a batch here would commit in the middle of
-    // that commit's events.
-    queueMicrotask(() => {
-      const held = this.#held;
-      if (!held || !this.#storage().ok) return;
-      this.#held = null;
-      const notes: string[] = [];
-      let seriesMap: number | null = null;
-      this.#hub.batch(() => {
-        seriesMap = this.#applyLasting(held.frame, held.roundPhase, notes);
+  readonly #onGame = (snapshot: GameSnapshot): void => {
+    if (this.#ingesting) return;
+    if (snapshot.matches('stale') && this.#status.receiving) {
+      const problem: GameProblem = 'stopped';
+      const seconds = Math.round(this.#timeoutMs / 100) / 10;
+      this.#setStatus({
+        receiving: false,
+        problem,
+        message: `no frame for ${seconds} s: is the game running and spectating?`,
       });
-      this.#setStatus({ seriesMap, notes });
-    });
+    }
+    const { report } = snapshot.context;
+    if (this.#report !== null && report !== this.#report) {
+      this.#report = report;
+      this.#setStatus(reportStatus(report));
+    }
   };
 
   /**
@@ -381,9 +324,7 @@ export class GameData implements LiveStats {
   }
 
   close(): void {
-    this.#hub.emitter.off('event', this.#onHubEvent);
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
+    this.#stopFollowing();
     this.emitter.all.clear();
   }
 
@@ -398,73 +339,7 @@ export class GameData implements LiveStats {
     };
   }
 
-  /** The sides: by the team names when they match team A and team B, else swapped at each half. */
-  #settleSides(frame: GameFrame, roundPhase: string | null): void {
-    const map = frame.map;
-    if (!map) return;
-    const match = this.#hud.snapshot('match').context;
-    const named = sideByNames(match, map.ctName, map.tName);
-    // The count moves at a round's end; the teams change sides when the next round starts.
-    const started = roundPhase === null || ROUND_STARTED.has(roundPhase);
-    const previous = this.#sidesAt?.map === map.name ? this.#sidesAt : null;
-    if (named) {
-      if (named !== match.teamASide) this.#hud.send('match', { type: 'match.sides.set', teamASide: named });
-    } else if (previous && started && sideChangesBetween(previous.round, map.round) % 2 === 1) {
-      this.#hud.send('match', { type: 'match.sides.swap' });
-    }
-    if (!previous || started) this.#sidesAt = { map: map.name, round: map.round };
-  }
-
-  /** The live score onto the series map in play; at game over its final score and finished. */
-  #recordScore(frame: GameFrame, notes: string[]): number | null {
-    const map = frame.map;
-    if (!map) return null;
-    const match = this.#hud.snapshot('match').context;
-    const name = normalizeMapName(map.name);
-    const index = name === null ? -1 : match.maps.findIndex((entry) => entry.map === name);
-    const entry = match.maps[index];
-    if (!entry) {
-      const label = name ? mapLabel(name) : map.name;
-      notes.push(
-        match.maps.length === 0
-          ? `the series has no maps yet: the score of ${label} is not recorded`
-          : `${label} is not in the series: its score is not recorded`,
-      );
-      return null;
-    }
-    if (!SCORED.has(map.phase)) return index + 1;
-    const aOnCt = match.teamASide === 'CT';
-    // The series records 0 to 99 (the payload already refuses a team score below 0 or above 999).
-    const scoreA = Math.min(99, aOnCt ? map.ctScore : map.tScore);
-    const scoreB = Math.min(99, aOnCt ? map.tScore : map.ctScore);
-    const sameScore = entry.scoreA === scoreA && entry.scoreB === scoreB;
-    if (map.phase === 'gameover') {
-      if (entry.finished && sameScore) return index + 1;
-      if (scoreA === scoreB) {
-        notes.push(`${mapLabel(entry.map)} ended ${scoreA}-${scoreB}: a draw is not recorded as finished`);
-        return index + 1;
-      }
-      this.#hud.send('match', { type: 'match.mapResult.set', index, scoreA, scoreB, finished: true });
-    } else if (entry.finished) {
-      notes.push(`map ${index + 1} (${mapLabel(entry.map)}) is finished: the live score is not recorded`);
-    } else if (!sameScore) {
-      this.#hud.send('match', { type: 'match.mapResult.set', index, scoreA, scoreB });
-    }
-    return index + 1;
-  }
-
-  /**
-   * ADR's figures to the host, which saves them: they are a new object only when a round is over or
-   * the map changed, so this is a write once a round, never one per frame.
-   */
-  #saveFigures(): void {
-    const figures = this.#adr.figures;
-    if (figures !== this.#hud.snapshot('host').context.mapFigures) {
-      this.#hud.send('host', { type: 'host.mapFigures', figures });
-    }
-  }
-
-  #publishLive(frame: GameFrame): void {
+  #publishLive(frame: ReturnType<typeof parseFrame>): void {
     const slotOf = (steamid: string | null) =>
       steamid === null ? null : (frame.players.find((p) => p.steamid === steamid)?.slot ?? null);
     const next: GameLive = {
@@ -503,24 +378,9 @@ export class GameData implements LiveStats {
     this.#statusSentAt = now;
     this.emitter.emit('message', { type: 'game', now, full: false, status: next });
   }
+}
 
-  /** "Receiving" ends RECEIVING_TIMEOUT_MS after the last frame: one timer, pushed back per frame. */
-  #keepReceiving(): void {
-    if (this.#timer) {
-      this.#timer.refresh();
-      return;
-    }
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      this.#hub.batch(() => this.#hud.send('host', { type: 'host.gameReceiving', receiving: false }));
-      const problem: GameProblem = 'stopped';
-      const seconds = Math.round(this.#timeoutMs / 100) / 10;
-      this.#setStatus({
-        receiving: false,
-        problem,
-        message: `no frame for ${seconds} s: is the game running and spectating?`,
-      });
-    }, this.#timeoutMs);
-    this.#timer.unref();
-  }
+/** The status's part that the game actor's report decides: the series map and why a score is not recorded. */
+function reportStatus(report: GameReport): Partial<GameStatus> {
+  return report.held ? { notes: [HELD_NOTE] } : { seriesMap: report.seriesMap, notes: report.notes };
 }

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sideByNames } from '../../machines/game-rules.ts';
 import { sideChangesBetween, sidesSwitched } from '../../machines/game-sides.ts';
-import { sideByNames } from '../../src/game/game-data.ts';
 import { parseFrame } from '../../src/game/game-frame.ts';
 import { hudSlot, numberingOf, slotOrder } from '../../src/game/slots.ts';
 import { BOTS_DUST2, FAZE_NAVI, fixture, ROUND_SEQUENCE, toCs2 } from '../helpers/gsi.ts';

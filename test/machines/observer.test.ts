@@ -100,8 +100,8 @@ const MODEL_EVENTS: ModelEvent[] = [
   { type: 'observer.configure', changes: { enabled: false } },
   { type: 'observer.subscription', active: true },
   { type: 'observer.subscription', active: false },
-  { type: 'observer.frame', frame: QUIET },
-  { type: 'observer.frame', frame: KILL },
+  { type: 'observer.frame', dialect: 'cs2', frame: QUIET },
+  { type: 'observer.frame', dialect: 'cs2', frame: KILL },
   { type: 'observer.link.connected' },
   { type: 'observer.link.closed', reason: 'refused', message: 'connect ECONNREFUSED 127.0.0.1:2121' },
   { type: AFTER_RETRY },
@@ -245,6 +245,7 @@ describe('observerMachine, model-based', () => {
                   type: 'netcon.cut',
                   steamid: target.steamid,
                   slot: target.slot,
+                  dialect: 'cs2',
                 });
               const steamids = commands.map((command) => command.steamid);
               expect(steamids.every((steamid, i) => i === 0 || steamid !== steamids[i - 1])).toBe(true);
@@ -289,8 +290,8 @@ describe('observerMachine, behaviour', () => {
     const h = start();
     h.actor.send({ type: 'observer.subscription', active: true });
     h.actor.send({ type: 'observer.configure', changes: { enabled: true, mode: 'suggest' } });
-    h.actor.send({ type: 'observer.frame', frame: QUIET });
-    h.actor.send({ type: 'observer.frame', frame: KILL });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: QUIET });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: KILL });
     const status = h.status();
     expect(status.suggestion).toMatchObject({
       steamid: KYLE,
@@ -308,14 +309,14 @@ describe('observerMachine, behaviour', () => {
   it('auto mode sends each cut once, resends the current one after a reconnect, and backs off 1, 2, 5, 10 s', () => {
     const h = start({ ...SAVED, settings: { enabled: true, mode: 'auto', cinematicEnabled: false } });
     h.actor.send({ type: 'observer.subscription', active: true });
-    h.actor.send({ type: 'observer.frame', frame: QUIET });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: QUIET });
     h.socket().report({ type: 'observer.link.connected' });
-    expect(h.socket().commands).toEqual([{ type: 'netcon.cut', steamid: CRUSHER, slot: 0 }]);
-    h.actor.send({ type: 'observer.frame', frame: QUIET });
-    h.actor.send({ type: 'observer.frame', frame: KILL });
+    expect(h.socket().commands).toEqual([{ type: 'netcon.cut', steamid: CRUSHER, slot: 0, dialect: 'cs2' }]);
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: QUIET });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: KILL });
     expect(h.socket().commands).toEqual([
-      { type: 'netcon.cut', steamid: CRUSHER, slot: 0 },
-      { type: 'netcon.cut', steamid: KYLE, slot: 1 },
+      { type: 'netcon.cut', steamid: CRUSHER, slot: 0, dialect: 'cs2' },
+      { type: 'netcon.cut', steamid: KYLE, slot: 1, dialect: 'cs2' },
     ]);
     expect(h.status().cuts.map((cut) => cut.sent)).toEqual([true, true]);
 
@@ -332,7 +333,7 @@ describe('observerMachine, behaviour', () => {
     }
     expect(waits).toEqual([1_000, 2_000, 5_000, 10_000, 10_000]);
     h.socket().report({ type: 'observer.link.connected' });
-    expect(h.socket().commands).toEqual([{ type: 'netcon.cut', steamid: KYLE, slot: 1 }]);
+    expect(h.socket().commands).toEqual([{ type: 'netcon.cut', steamid: KYLE, slot: 1, dialect: 'cs2' }]);
   });
 
   it('a link the console drops before it lasted 10 s is a failed try: the waits grow; one that lasted starts again from 1 s', () => {
@@ -377,19 +378,19 @@ describe('observerMachine, behaviour', () => {
     const h = start({ ...SAVED, settings: { enabled: true, mode: 'auto', cinematicEnabled: true } });
     h.actor.send({ type: 'observer.subscription', active: true });
     h.socket().report({ type: 'observer.link.connected' });
-    h.actor.send({ type: 'observer.frame', frame: QUIET });
-    h.actor.send({ type: 'observer.frame', frame: KILL });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: QUIET });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: KILL });
     // DERIVED: Kyle dies 100 ms after the cut to him.
     const deathRaw = structuredClone(killRaw);
     deathRaw.allplayers[KYLE].state.health = 0;
     const death = (now: number) => toDirectorFrame(deathRaw, { now, hudSlot });
-    h.actor.send({ type: 'observer.frame', frame: death(3_100) });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: death(3_100) });
     const next = h.status().suggestion;
     expect(next?.steamid).not.toBe(KYLE);
     expect(h.status().holdingUntil).toBe(3_100 + CINEMATIC_HOLD_MS);
-    h.actor.send({ type: 'observer.frame', frame: death(3_100 + CINEMATIC_HOLD_MS - 1) });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: death(3_100 + CINEMATIC_HOLD_MS - 1) });
     expect(h.socket().commands.map((command) => command.steamid)).toEqual([CRUSHER, KYLE]);
-    h.actor.send({ type: 'observer.frame', frame: death(3_100 + CINEMATIC_HOLD_MS) });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: death(3_100 + CINEMATIC_HOLD_MS) });
     expect(h.socket().commands.map((command) => command.steamid)).toEqual([CRUSHER, KYLE, next?.steamid]);
     expect(h.status().holdingUntil).toBeNull();
   });
@@ -399,20 +400,28 @@ describe('observerMachine, behaviour', () => {
     h.actor.send({ type: 'observer.subscription', active: true });
     h.socket().report({ type: 'observer.link.connected' });
     expect(h.status().cameraFollows).toBeNull();
-    h.actor.send({ type: 'observer.frame', frame: QUIET });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: QUIET });
     // The game already shows Crusher (the spectated player of the capture).
     expect(h.status().cameraFollows).toBe('pending');
-    h.actor.send({ type: 'observer.frame', frame: { ...QUIET, now: 50 } });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: { ...QUIET, now: 50 } });
     expect(h.status().cameraFollows).toBe('following');
-    h.actor.send({ type: 'observer.frame', frame: KILL });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: KILL });
     expect(h.status()).toMatchObject({ cameraFollows: 'pending', suggestion: { steamid: KYLE } });
     // DERIVED: frames that still show Crusher 1.5 s after the cut to Kyle: the game ignored it.
-    h.actor.send({ type: 'observer.frame', frame: { ...KILL, now: 3_000 + FOLLOW_TIMEOUT_MS - 1 } });
+    h.actor.send({
+      type: 'observer.frame',
+      dialect: 'cs2',
+      frame: { ...KILL, now: 3_000 + FOLLOW_TIMEOUT_MS - 1 },
+    });
     expect(h.status().cameraFollows).toBe('pending');
-    h.actor.send({ type: 'observer.frame', frame: { ...KILL, now: 3_000 + FOLLOW_TIMEOUT_MS } });
+    h.actor.send({
+      type: 'observer.frame',
+      dialect: 'cs2',
+      frame: { ...KILL, now: 3_000 + FOLLOW_TIMEOUT_MS },
+    });
     expect(h.status().cameraFollows).toBe('ignored');
     // Frames that show Kyle: followed after all.
-    h.actor.send({ type: 'observer.frame', frame: { ...KILL, now: 5_000, observedSlot: 1 } });
+    h.actor.send({ type: 'observer.frame', dialect: 'cs2', frame: { ...KILL, now: 5_000, observedSlot: 1 } });
     expect(h.status().cameraFollows).toBe('following');
   });
 
