@@ -63,13 +63,19 @@ const machinesView: FastifyPluginAsyncTypebox<MachinesViewOptions> = async (app,
     if ((ACTOR_KEYS as readonly string[]).includes(name)) return name as ActorKey;
     throw new ServiceError('not_found', `no actor "${name}": the actors are ${VIEW_ORDER.join(', ')}`);
   };
-  const broadcast = (message: MachinesStreamMessage) => {
-    // Serialised once for every page.
-    const text = `data: ${JSON.stringify(message)}\n\n`;
+  // Entries of one burst (a game frame reaches several actors) go out in one write per page.
+  let pending: string[] = [];
+  const flush = () => {
+    const text = pending.join('');
+    pending = [];
     for (const stream of streams) {
       if (stream.writableLength > STREAM_BACKLOG_BYTES) stream.end();
       else stream.write(text);
     }
+  };
+  const broadcast = (message: MachinesStreamMessage) => {
+    // Serialised once for every page.
+    if (pending.push(`data: ${JSON.stringify(message)}\n\n`) === 1) setImmediate(flush);
   };
 
   app.get(
