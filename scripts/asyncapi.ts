@@ -101,6 +101,8 @@ export function renderAsyncApi(): string {
           {
             description: command.description,
             'x-needs-main-window': command.needsMainWindow,
+            // What `result` of a successful answer holds (the result message, and HTTP's answer).
+            'x-result': command.result,
             ...(command.payload ?? { type: 'null' }),
           },
         ]),

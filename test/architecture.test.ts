@@ -111,3 +111,38 @@ describe('the layering', () => {
     expect(foreign).toEqual([]);
   });
 });
+
+describe('the pages call commands by the contract', () => {
+  const pages = sourceFiles('src/pages').map((file) => ({
+    file,
+    text: readFileSync(join(ROOT, file), 'utf8'),
+  }));
+
+  it('run commands only through functions typed by the contract (src/protocol/commands.ts)', () => {
+    // A function that runs a command by a name typed `string` (and so takes any payload) compiles
+    // whatever a page sends: the names and payloads must be CommandName and its payload.
+    const untyped = pages.flatMap(({ file, text }) =>
+      [...text.matchAll(/\b(trigger|run)\b\s*[:=]?\s*(?:async\s*)?\(\s*action\s*\??:\s*string/g)].map(
+        (found) => `${file}: ${found[0]}`,
+      ),
+    );
+    // A trigger message built by hand bypasses the typed client.
+    const byHand = pages
+      .filter(({ file, text }) => file !== 'src/pages/common/client.ts' && /type:\s*'trigger'/.test(text))
+      .map(({ file }) => file);
+    expect([...untyped, ...byHand]).toEqual([]);
+  });
+
+  it('name only commands of the contract', async () => {
+    const { COMMAND_NAMES } = await import('../src/protocol/commands.ts');
+    const known = new Set<string>(COMMAND_NAMES);
+    const named = pages.flatMap(({ file, text }) =>
+      [
+        ...text.matchAll(/\b(?:trigger|run)\(\s*'([^']+)'/g),
+        ...text.matchAll(/(?<![-\w])action="([^"]+)"/g),
+      ].map(([, name = '']) => ({ file, name })),
+    );
+    expect(named.length).toBeGreaterThan(20);
+    expect(named.filter(({ name }) => !known.has(name))).toEqual([]);
+  });
+});

@@ -11,7 +11,10 @@ import { answers, okAnswer } from '../protocol/http-answers.ts';
 /** What a command answers: the HUD-state fields it is about (with the revision) and its `result`. */
 const commandAnswer = (result: TSchema) => okAnswer({ state: Type.Partial(HudStateSchema), result });
 
-/** What every command answers, its result untyped. */
+/** What a command answers: its own result schema (src/protocol/commands.ts) inside the envelope. */
+export const commandAnswerOf = (result: TSchema) => answers(commandAnswer(result));
+
+/** What a name that is no command would answer, were it one: it never is (404), but the route needs one. */
 export const CommandAnswerSchema = commandAnswer(Type.Object({}, { additionalProperties: true }));
 
 /** The command named in the path of POST /api/actions/<command> and /internal/<report>. */
@@ -21,7 +24,7 @@ export interface ActionParams {
 
 export interface ActionRoutesOptions {
   commands: Dispatch;
-  /** The results that declare their schema: each such command gets a route of its own. */
+  /** Each command's result schema: each command gets a route of its own, its answer serialised by it. */
   results: ReadonlyMap<string, TSchema>;
 }
 
@@ -33,14 +36,15 @@ const actionRoutes: FastifyPluginAsyncTypebox<ActionRoutesOptions> = async (app,
       address: peerOf(request.socket, request.ip).address,
       role: 'program',
     });
-  // A command that declares its result gets a route of its own, its answer serialised by that schema.
+  // Each command has a route of its own, its answer serialised by its result schema: a handler that
+  // answers a field its contract does not have loses it, one that misses a required field fails.
   for (const [id, result] of results) {
-    app.post(`/api/actions/${id}`, { schema: { response: answers(commandAnswer(result)) } }, (request) =>
+    app.post(`/api/actions/${id}`, { schema: { response: commandAnswerOf(result) } }, (request) =>
       run(id, request),
     );
   }
-  // No params schema: a path parameter is always a string, and the dispatcher names an unknown
-  // command. A schema would only make Fastify build its validator (Ajv and its meta-schema, a sixth
+  // What no command's route takes: the dispatcher names an unknown command. No params schema: a path
+  // parameter is always a string. A schema would only make Fastify build its validator (Ajv and its meta-schema, a sixth
   // of the start-up) before the server listens.
   app.post<{ Params: ActionParams }>(
     '/api/actions/:action',

@@ -178,7 +178,8 @@ export type RevealView = Static<typeof RevealViewSchema>;
 
 export const ColorPresetSchema = Type.Object({ id: Type.String(), name: Type.String() });
 
-const OverlaySchema = Type.Object({ enabled: Type.Boolean(), position: PositionSchema });
+/** The sponsor overlay or the event badge: what set_sponsor_overlay and set_event_badge answer. */
+export const OverlaySchema = Type.Object({ enabled: Type.Boolean(), position: PositionSchema });
 
 /** Sponsor overlay, event badge and smart observer: what set_sponsor_overlay & co. change. */
 export const ProductionSchema = Type.Object({
@@ -233,6 +234,11 @@ export const ActionDescriptorSchema = Type.Object({
   needsMainWindow: Type.Boolean({ description: 'The command fails while the main window is closed' }),
   payload: Type.Union([Type.Unsafe<TSchema>({ type: 'object', additionalProperties: true }), Type.Null()], {
     description: 'JSON Schema of the payload; null when the command takes none',
+  }),
+  result: Type.Unsafe<TSchema>({
+    type: 'object',
+    additionalProperties: true,
+    description: 'JSON Schema of `result` in a successful answer',
   }),
 });
 export type ActionDescriptor = Static<typeof ActionDescriptorSchema>;

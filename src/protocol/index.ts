@@ -5,6 +5,7 @@
  * the server validates and serialises with.
  */
 export * from './answers.ts';
+export * from './commands.ts';
 export type { ErrorCode } from './errors.ts';
 export { ERROR_STATUS } from './errors.ts';
 export * from './game.ts';
@@ -13,4 +14,5 @@ export * from './observer.ts';
 export * from './panels.ts';
 export * from './schemas.ts';
 export * from './settings.ts';
+export * from './streams.ts';
 export * from './websocket.ts';

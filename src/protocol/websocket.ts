@@ -4,24 +4,15 @@
  * Assistant's WebSocket API (auth first, id-correlated results, ping/pong). docs/websocket.md
  * documents it; the schemas here are the source of truth for both.
  */
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { Static, TInteger, TLiteral, TObject } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
-import {
-  ColorPresetSchema,
-  HudStateSchema,
-  MatchSummarySchema,
-  ProductionSchema,
-  RequestRecordSchema,
-  RevealViewSchema,
-  StatsPlayerSchema,
-  VetoStatusSchema,
-} from './answers.ts';
+import { HudStateSchema } from './answers.ts';
 import type { ErrorCode } from './errors.ts';
 import { ERROR_STATUS } from './errors.ts';
 import { GameMessage } from './game.ts';
-import { ObserverViewSchema } from './observer.ts';
 import { OneOf } from './schemas.ts';
-import { BrandingSchema, PublicSettingsSchema } from './settings.ts';
+import type { StreamName, Streams } from './streams.ts';
+import { SNAPSHOT_PARTS, STREAMS } from './streams.ts';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -141,110 +132,35 @@ const Revision = Type.Integer({ minimum: 0 });
 const NullableId = Type.Union([MessageId, Type.Null()]);
 const ErrorCodeSchema = OneOf(Object.keys(ERROR_STATUS) as ErrorCode[]);
 
-/** Everything a client needs to draw the HUD from scratch. */
-export const SnapshotSchema = Type.Object({
-  revision: Revision,
-  state: HudStateSchema,
-  match: MatchSummarySchema,
-  veto: VetoStatusSchema,
-  reveal: RevealViewSchema,
-  presets: Type.Array(ColorPresetSchema),
-  activePresetId: Type.Union([Type.String(), Type.Null()], { description: 'The applied colour preset' }),
-  production: ProductionSchema,
-  observer: ObserverViewSchema,
-  branding: BrandingSchema,
-  statsPlayer: StatsPlayerSchema,
-});
+/** Everything a client needs to draw the HUD from scratch: each stream's part (streams.ts). */
+export const SnapshotSchema = Type.Object({ revision: Revision, ...SNAPSHOT_PARTS });
 export type Snapshot = Static<typeof SnapshotSchema>;
 
-/** What the operator app shows of the servers and their settings (the panel, not the HUD). */
-export const PanelStatusSchema = Type.Object({
-  settings: PublicSettingsSchema,
-  automation: Type.Object({
-    enabled: Type.Boolean({ description: 'Enable local automation server (saved)' }),
-    listening: Type.Boolean({ description: 'The automation port is open now' }),
-    port: Type.Union([Type.Integer(), Type.Null()]),
-    httpUrls: Type.Array(Type.String(), { description: 'Loopback first, then each local-network address' }),
-    wsUrls: Type.Array(Type.String()),
-  }),
-  app: Type.Object({ appUrls: Type.Array(Type.String(), { description: 'The operator app and pages' }) }),
-  overlayPages: Type.Integer({ minimum: 0, description: 'HUD overlay pages connected now' }),
-});
-export type PanelStatus = Static<typeof PanelStatusSchema>;
+type EventSchema<N extends StreamName> = TObject<{
+  type: TLiteral<'event'>;
+  event: TLiteral<N>;
+  revision: TInteger;
+  data: Streams[N]['data'];
+}>;
 
-const eventOf = <E extends string, D extends TSchema>(event: E, data: D, description: string) =>
+const eventOf = <N extends StreamName>(event: N): EventSchema<N> =>
   Type.Object(
-    { type: Type.Literal('event'), event: Type.Literal(event), revision: Revision, data },
-    { additionalProperties: false, description },
+    {
+      type: Type.Literal('event'),
+      event: Type.Literal(event),
+      revision: Revision,
+      data: STREAMS[event].data as Streams[N]['data'],
+    },
+    { additionalProperties: false, description: STREAMS[event].description },
   );
 
-/** Every event the server sends, by name, with the shape of its data. */
-export const EVENT_MESSAGES = [
-  eventOf(
-    'hud.state',
-    Type.Partial(Type.Omit(HudStateSchema, ['revision'])),
-    'HUD-state fields that changed (a panel, the scene window, the main window, the roster, OBS)',
-  ),
-  eventOf('match', MatchSummarySchema, 'The whole match summary, as GET /api/match'),
-  eventOf('veto.session', VetoStatusSchema, 'The veto session status, as veto_status'),
-  eventOf('veto.reveal', RevealViewSchema, 'What the veto panel reveals'),
-  eventOf(
-    'presets',
-    Type.Object({
-      presets: Type.Array(ColorPresetSchema),
-      activePresetId: Type.Union([Type.String(), Type.Null()]),
-    }),
-    'Colour presets reported by the overlay, and the applied one',
-  ),
-  eventOf('production', ProductionSchema, 'Sponsor overlay, event badge and smart observer settings'),
-  eventOf(
-    'observer',
-    ObserverViewSchema,
-    'The automatic observer, as GET /api/observer: mode, link to the game, suggestion, last cuts',
-  ),
-  eventOf(
-    'host',
-    Type.Object({
-      mainWindowOpen: Type.Boolean(),
-      signedIn: Type.Boolean(),
-      subscriptionActive: Type.Boolean(),
-    }),
-    'What the application shell reported',
-  ),
-  eventOf('stats.player', StatsPlayerSchema, 'The player the stats panel shows (null once it closed)'),
-  eventOf('overlay.reload', Type.Object({}), 'Notification: the overlay should reload (no revision change)'),
-  eventOf(
-    'panel.status',
-    PanelStatusSchema,
-    'Operator app only: the servers, their addresses and settings (after hello and on each change)',
-  ),
-  eventOf(
-    'panel.request',
-    Type.Object({ record: RequestRecordSchema }),
-    'Operator app only: a request just answered, for the recent-requests list',
-  ),
-  eventOf(
-    'replay.saved',
-    Type.Object({
-      path: Type.String({ description: 'The clip, as OBS named it: the overlay plays GET /replay?path=<path>' }),
-      folder: Type.String({ description: 'The folder OBS records to: a clip outside it is not served' }),
-    }),
-    'Notification: OBS saved the replay buffer to this file',
-  ),
-  eventOf(
-    'branding',
-    BrandingSchema,
-    'Notification: the event logo, sponsors or talents changed in the operator app (settings: no revision change)',
-  ),
-  eventOf(
-    'replay.failed',
-    Type.Object({ message: Type.String() }),
-    'Notification: OBS refused a save or did not report it',
-  ),
-] as const;
+/** Every event the server sends, by name, with the shape of its data: one per stream. */
+export const EVENT_MESSAGES = (Object.keys(STREAMS) as StreamName[]).map(eventOf) as ReadonlyArray<
+  { [N in StreamName]: EventSchema<N> }[StreamName]
+>;
 
 /** An event message, one member per event name. */
-export type EventMessage = Static<(typeof EVENT_MESSAGES)[number]>;
+export type EventMessage = { [N in StreamName]: Static<EventSchema<N>> }[StreamName];
 export type EventName = EventMessage['event'];
 /** The data of the event called E. */
 export type EventData<E extends EventName> = Extract<EventMessage, { event: E }>['data'];

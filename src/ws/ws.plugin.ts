@@ -7,7 +7,7 @@ import type { Grant } from '../access/grant.ts';
 import { formatRecord } from '../access/recent-requests.ts';
 import type { GameMessage } from '../protocol/game.ts';
 import type { Settings } from '../protocol/settings.ts';
-import type { PanelStatus } from '../protocol/websocket.ts';
+import type { PanelStatus } from '../protocol/streams.ts';
 import { CLOSE, MAX_MESSAGE_BYTES, PING_INTERVAL_MS, PROTOCOL_VERSION } from '../protocol/websocket.ts';
 import { brandingOf } from '../settings/settings.ts';
 import { SERVICE_ID, VERSION } from '../version.ts';

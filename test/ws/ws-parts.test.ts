@@ -58,16 +58,22 @@ describe('serializeMessage', () => {
       revision: 6,
       data: { player: { slot: 3, provider: 'live' }, durationMs: 5000 },
     },
-    { type: 'event', event: 'replay.saved', revision: 6, data: { path: '/tmp/Replay "1".mkv', folder: '/tmp' } },
+    {
+      type: 'event',
+      event: 'replay.saved',
+      revision: 6,
+      data: { path: '/tmp/Replay "1".mkv', folder: '/tmp' },
+    },
     { type: 'pong', id: 'p', revision: 2 },
     { type: 'error', id: null, error: 'invalid_payload', message: 'the message is not JSON' },
     {
       type: 'result',
       id: 7,
-      action: 'toggle_veto',
+      // A result is serialised by its command's result schema (src/protocol/commands.ts): a real one.
+      action: 'toggle_stats',
       ok: true,
-      state: { revision: 2, vetoVisible: true },
-      result: { a: [1] },
+      state: { revision: 2, statsVisible: true },
+      result: { player: { slot: 3, provider: 'live' }, stats: null },
     },
     { type: 'result', id: '1', action: 'x', ok: false, status: 404, error: 'unknown_action', message: 'no' },
   ];

@@ -1,11 +1,16 @@
-import type { Static, TSchema } from '@sinclair/typebox';
+import type {
+  AnyCommandName,
+  CommandContract,
+  CommandPayload,
+  CommandResultOf,
+} from '../../protocol/commands.ts';
+import { contractOf } from '../../protocol/commands.ts';
 import type { GameLive, GamePlayer } from '../../protocol/game.ts';
 import type { SettingsOwner } from '../../settings/settings-owner.ts';
 import type { PlayerStatsLookup } from '../../stats/player-stats-lookup.ts';
 import type { Callers } from '../caller.ts';
 import type { HudSystem } from '../hud-system.ts';
 import type { StateHub } from '../state-hub.ts';
-import type { HudStateKey } from '../views.ts';
 
 /** What the stats commands need of the live game data (src/game/game-data.ts provides it). */
 export interface LiveStats {
@@ -32,30 +37,26 @@ export interface CommandContext {
   requestId: string;
 }
 
-export type PayloadOf<P extends TSchema | null> = P extends TSchema ? Static<P> : undefined;
-
-/** One command: its schema, its rules and what it does, in one place. */
-export interface Command<P extends TSchema | null = TSchema | null> {
-  id: string;
-  description: string;
-  /** TypeBox schema of the payload, or null when the command takes none. */
-  payload: P;
-  needsMainWindow: boolean;
-  /** HUD-state fields the command is about: the answer's `state` carries them beside the revision. */
-  stateKeys: readonly HudStateKey[];
+/**
+ * One command: its contract (src/protocol/commands.ts: description, payload and result schemas,
+ * needsMainWindow, stateKeys), who may run it and what it does, in one place. `run` takes the
+ * contract's payload and answers its result: a handler that answers something else fails to compile.
+ */
+export interface Command<N extends AnyCommandName = AnyCommandName> extends CommandContract {
+  id: N;
   /** Who may run it: its registry's rule unless the command has its own (the reports do). */
   callers?: Callers;
-  /**
-   * The schema of what `run` returns: the HTTP answer is then serialised by it, on a route of the
-   * command's own. Without one the result is serialised by JSON.stringify, property by property
-   * (5.4 µs for a match summary against 1.3 µs typed, issue 18).
-   */
-  result?: TSchema;
-  run(context: CommandContext, payload: PayloadOf<P>): object | Promise<object>;
+  run(context: CommandContext, payload: CommandPayload<N>): CommandResultOf<N> | Promise<CommandResultOf<N>>;
 }
 
-export function defineCommand<P extends TSchema | null>(command: Command<P>): Command<P> {
-  return command;
+/** The command `id` of the contract, with its handler (and its callers, where not the public ones). */
+export function defineCommand<N extends AnyCommandName>(
+  id: N,
+  handler: Pick<Command<N>, 'run' | 'callers'>,
+): Command<N> {
+  const entry = contractOf(id);
+  if (!entry) throw new Error(`no command ${id} in src/protocol/commands.ts`);
+  return { id, ...entry, ...handler };
 }
 
 /** Commands of mixed payload types in one list. */

@@ -1,9 +1,7 @@
-import { Type } from '@sinclair/typebox';
 import type { PlayerStatsRequest } from '../../../machines/panel.machine.ts';
 import type { Panel } from '../../../machines/panels.ts';
 import { conflict, invalidPayload } from '../../protocol/errors.ts';
 import { PANELS } from '../../protocol/panels.ts';
-import { StatsProviderSchema, strict } from '../../protocol/schemas.ts';
 import type { LookedUpPlayer } from '../../stats/faceit-stats.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
@@ -20,15 +18,9 @@ function livePlayer({ game }: CommandContext) {
 
 /** toggle_*, show_* and hide_* for every panel: show and hide do nothing when already so. */
 const panelCommands: AnyCommand[] = PANELS.flatMap((panel: Panel) => {
-  const { id, command: name, stateKey, label } = panel;
-  const note = panel.hotkey ? ` (hotkey ${panel.hotkey} by default)` : '';
+  const { id, command: name } = panel;
   return [
-    defineCommand({
-      id: `toggle_${name}`,
-      description: `Shows or hides ${label}${note}.`,
-      payload: null,
-      needsMainWindow: false,
-      stateKeys: [stateKey],
+    defineCommand(`toggle_${name}`, {
       run: (context) => {
         const { hud } = context;
         const player = id === 'stats' ? livePlayer(context) : null;
@@ -39,12 +31,7 @@ const panelCommands: AnyCommand[] = PANELS.flatMap((panel: Panel) => {
         return player ? { player: player.request, stats: player.stats } : {};
       },
     }),
-    defineCommand({
-      id: `show_${name}`,
-      description: `Shows ${label}; does nothing if it is already shown.`,
-      payload: null,
-      needsMainWindow: false,
-      stateKeys: [stateKey],
+    defineCommand(`show_${name}`, {
       run: (context) => {
         const player = id === 'stats' ? livePlayer(context) : null;
         context.hud.send(
@@ -54,12 +41,7 @@ const panelCommands: AnyCommand[] = PANELS.flatMap((panel: Panel) => {
         return player ? { player: player.request, stats: player.stats } : {};
       },
     }),
-    defineCommand({
-      id: `hide_${name}`,
-      description: `Hides ${label}; does nothing if it is already hidden.`,
-      payload: null,
-      needsMainWindow: false,
-      stateKeys: [stateKey],
+    defineCommand(`hide_${name}`, {
       run: ({ hud }) => {
         hud.send(id, { type: 'panel.hide' });
         return {};
@@ -90,22 +72,6 @@ function emptySlot({ hud }: CommandContext, slot: number): string {
     : `slot ${slot} has no player: no game data names one there (Integrations > Game)`;
 }
 
-const PlayerStatsPayload = Type.Object(
-  {
-    slot: Type.Integer({ minimum: 0, maximum: 9, description: 'HUD slot: 1 to 9, 0 for the tenth player' }),
-    provider: Type.Optional(StatsProviderSchema),
-    durationMs: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: 3_600_000,
-        description: 'How long the panel stays open, milliseconds',
-      }),
-    ),
-    name: Type.Optional(Type.String({ maxLength: 64, description: 'A note; not used by the service' })),
-  },
-  strict,
-);
-
 function showStats(
   { hud }: CommandContext,
   player: PlayerStatsRequest,
@@ -123,13 +89,7 @@ function showStats(
  * Nothing the viewers cannot be shown reaches the panel: a provider without a source and a slot
  * without a player are refused, and a platform's figures are looked up before the panel opens.
  */
-const showPlayerStats = defineCommand({
-  id: 'show_player_stats',
-  description:
-    "Shows the stats of a player by HUD slot (1 to 9, 0 for the tenth player), for durationMs if given. live (the default): the game data's values; platform_a: FACEIT (needs FACEIT_API_KEY), looked up by SteamID64 before the panel opens; platform_b is not available. 409 for a slot with no player in the game data.",
-  payload: PlayerStatsPayload,
-  needsMainWindow: false,
-  stateKeys: ['statsVisible'],
+const showPlayerStats = defineCommand('show_player_stats', {
   run: (context, { slot, provider, durationMs, name }) => {
     const request: PlayerStatsRequest = {
       slot,
@@ -160,12 +120,7 @@ const showPlayerStats = defineCommand({
   },
 });
 
-const reloadOverlay = defineCommand({
-  id: 'reload_overlay',
-  description: 'Reloads the HUD overlay window.',
-  payload: null,
-  needsMainWindow: false,
-  stateKeys: ['hudWindowOpen'],
+const reloadOverlay = defineCommand('reload_overlay', {
   run: ({ hud, hub }) => {
     if (!hud.snapshot('overlay').matches('shown')) {
       throw conflict('the HUD overlay window is closed: open it with show_overlay first');
@@ -175,12 +130,7 @@ const reloadOverlay = defineCommand({
   },
 });
 
-const setColorPreset = defineCommand({
-  id: 'set_color_preset',
-  description: 'Applies a colour preset; the ids come from GET /api/presets.',
-  payload: Type.Object({ presetId: Type.String({ minLength: 1, maxLength: 128 }) }, strict),
-  needsMainWindow: false,
-  stateKeys: [],
+const setColorPreset = defineCommand('set_color_preset', {
   run: ({ hud }, { presetId }) => {
     const { presets } = hud.snapshot('host').context;
     if (presets.length === 0) {

@@ -3,30 +3,12 @@
  * panel flags and colour presets (the HUD overlay); game data has its own path (src/game/).
  * Loopback only, never in GET /api/actions, same validation and revisions as commands.
  */
-import type { TBoolean, TOptional } from '@sinclair/typebox';
-import { Type } from '@sinclair/typebox';
-import type { PanelStateKey } from '../../protocol/panels.ts';
 import { PANELS } from '../../protocol/panels.ts';
-import { strict } from '../../protocol/schemas.ts';
 import { VIEWER_REFUSAL } from '../caller.ts';
 import type { AnyCommand } from './command.ts';
 import { defineCommand } from './command.ts';
 
-const atLeastOne = { ...strict, minProperties: 1 } as const;
-
-const hostReport = defineCommand({
-  id: 'host_report',
-  description: 'The application shell reports its main window, sign-in and subscription.',
-  payload: Type.Object(
-    {
-      mainWindowOpen: Type.Optional(Type.Boolean()),
-      signedIn: Type.Optional(Type.Boolean()),
-      subscriptionActive: Type.Optional(Type.Boolean()),
-    },
-    atLeastOne,
-  ),
-  needsMainWindow: false,
-  stateKeys: ['mainWindowOpen'],
+const hostReport = defineCommand('host_report', {
   callers: {
     roles: new Set(['shell']),
     refusal: () =>
@@ -39,39 +21,7 @@ const hostReport = defineCommand({
   },
 });
 
-/** Each panel's flag, as the overlay reports it. */
-const panelFlags = Object.fromEntries(
-  PANELS.map(({ stateKey }) => [stateKey, Type.Optional(Type.Boolean())]),
-) as {
-  [K in PanelStateKey]: TOptional<TBoolean>;
-};
-
-const overlayReport = defineCommand({
-  id: 'overlay_report',
-  description: 'The HUD overlay reports which panels it shows and its colour presets.',
-  payload: Type.Object(
-    {
-      ...panelFlags,
-      presets: Type.Optional(
-        Type.Array(
-          Type.Object(
-            { id: Type.String({ minLength: 1, maxLength: 128 }), name: Type.String({ maxLength: 128 }) },
-            strict,
-          ),
-          { maxItems: 200 },
-        ),
-      ),
-      opened: Type.Optional(
-        Type.Boolean({
-          description:
-            'An overlay page just opened: the overlay window counts as open unless a command has said otherwise',
-        }),
-      ),
-    },
-    atLeastOne,
-  ),
-  needsMainWindow: false,
-  stateKeys: PANELS.map((panel) => panel.stateKey),
+const overlayReport = defineCommand('overlay_report', {
   callers: {
     roles: new Set(['shell', 'overlay']),
     // The view key never writes, not even the overlay's report: what is on air is not its to change.

@@ -1,15 +1,6 @@
-import { Type } from '@sinclair/typebox';
 import { mapLabel, normalizeMapName } from '../../../machines/map-names.ts';
 import { explainMapResult } from '../../../machines/match.machine.ts';
-import { MatchSummarySchema } from '../../protocol/answers.ts';
 import { conflict, invalidPayload } from '../../protocol/errors.ts';
-import {
-  BoFormatSchema,
-  MapNameSchema,
-  strict,
-  TeamFormatSchema,
-  TeamSchema,
-} from '../../protocol/schemas.ts';
 import { matchSummaryOf } from '../views.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
@@ -41,51 +32,18 @@ function seriesIndex({ hud }: CommandContext, ref: number | string): number {
   return index;
 }
 
-const getMatch = defineCommand({
-  id: 'get_match',
-  description: 'The match: event, formats, teams, series maps with scores, series score and veto.',
-  payload: null,
-  needsMainWindow: true,
-  stateKeys: [],
-  result: MatchSummarySchema,
+const getMatch = defineCommand('get_match', {
   run: summaryOf,
 });
 
-const setTeams = defineCommand({
-  id: 'set_teams',
-  description:
-    'Sets team A and team B (renaming them everywhere: map results, picks, veto, versus scene); boFormat sets the series length.',
-  payload: Type.Object(
-    { teamA: TeamSchema, teamB: TeamSchema, boFormat: Type.Optional(BoFormatSchema) },
-    strict,
-  ),
-  needsMainWindow: true,
-  stateKeys: [],
-  result: MatchSummarySchema,
+const setTeams = defineCommand('set_teams', {
   run: (context, { teamA, teamB, boFormat }) => {
     context.hud.send('match', { type: 'match.teams.set', teamA, teamB, ...(boFormat ? { boFormat } : {}) });
     return summaryOf(context);
   },
 });
 
-const setMapResult = defineCommand({
-  id: 'set_map_result',
-  description:
-    'Sets the score of a series map (its number 1 to 5 or its name); finished true marks it played and sets the winner, omitted keeps the current value.',
-  payload: Type.Object(
-    {
-      map: Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), MapNameSchema], {
-        description: 'Series number 1 to 5, or a map name that is in the series',
-      }),
-      scoreA: Type.Integer({ minimum: 0, maximum: 99 }),
-      scoreB: Type.Integer({ minimum: 0, maximum: 99 }),
-      finished: Type.Optional(Type.Boolean()),
-    },
-    strict,
-  ),
-  needsMainWindow: true,
-  stateKeys: [],
-  result: MatchSummarySchema,
+const setMapResult = defineCommand('set_map_result', {
   run: (context, { map, scoreA, scoreB, finished }) => {
     const index = seriesIndex(context, map);
     const result = { index, scoreA, scoreB, ...(finished !== undefined ? { finished } : {}) };
@@ -96,26 +54,14 @@ const setMapResult = defineCommand({
   },
 });
 
-const setEventName = defineCommand({
-  id: 'set_event_name',
-  description: 'Sets the event name shown on the HUD (at most 120 characters).',
-  payload: Type.Object({ name: Type.String({ maxLength: 120 }) }, strict),
-  needsMainWindow: true,
-  stateKeys: [],
-  result: MatchSummarySchema,
+const setEventName = defineCommand('set_event_name', {
   run: (context, { name }) => {
     context.hud.send('match', { type: 'match.eventName.set', name });
     return summaryOf(context);
   },
 });
 
-const setTeamFormat = defineCommand({
-  id: 'set_team_format',
-  description: 'Sets the team size: auto, 1v1, 2v2, 3v3 or 5v5.',
-  payload: Type.Object({ format: TeamFormatSchema }, strict),
-  needsMainWindow: true,
-  stateKeys: [],
-  result: MatchSummarySchema,
+const setTeamFormat = defineCommand('set_team_format', {
   run: (context, { format }) => {
     context.hud.send('match', { type: 'match.teamFormat.set', format });
     return summaryOf(context);

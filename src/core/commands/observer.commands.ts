@@ -1,18 +1,11 @@
 import { checkNetconAddress } from '../../observer/netcon-address.ts';
 import { invalidPayload } from '../../protocol/errors.ts';
-import { NetconAddressSchema } from '../../protocol/observer.ts';
 import { observerViewOf } from '../views.ts';
 import type { AnyCommand } from './command.ts';
 import { defineCommand } from './command.ts';
 
 /** set_smart_observer (the mode) is with the production commands, where the spec lists it. */
-const setObserverConsole = defineCommand({
-  id: 'set_observer_console',
-  description:
-    "Sets where the game's network console listens (CS2 started with -netconport): the observer moves the camera there in auto mode. Loopback or local-network IP addresses only; saved.",
-  payload: NetconAddressSchema,
-  needsMainWindow: false,
-  stateKeys: [],
+const setObserverConsole = defineCommand('set_observer_console', {
   run: ({ hud }, { host, port }) => {
     // The console takes any command and has no password: it is never reached outside the local network.
     const address = checkNetconAddress(host, port);

@@ -1,38 +1,18 @@
-import { Type } from '@sinclair/typebox';
 import { canSaveReplay } from '../../../machines/obs-connection.machine.ts';
 import { configureRefusal } from '../../../machines/observer.machine.ts';
 import { conflict, unavailable } from '../../protocol/errors.ts';
-import { ObserverModeSchema, PositionSchema, SceneSchema, strict } from '../../protocol/schemas.ts';
 import { brandingOf } from '../../settings/settings.ts';
 import type { AnyCommand } from './command.ts';
 import { defineCommand } from './command.ts';
 
-const atLeastOne = { ...strict, minProperties: 1 } as const;
-
-const OverlayPayload = Type.Object(
-  { enabled: Type.Optional(Type.Boolean()), position: Type.Optional(PositionSchema) },
-  atLeastOne,
-);
-
-const showSenScene = defineCommand({
-  id: 'show_sen_scene',
-  description:
-    'Opens the scene window with a full-screen scene (versus, talents, sponsors, mapRecap), or changes its scene.',
-  payload: Type.Object({ scene: SceneSchema }, strict),
-  needsMainWindow: false,
-  stateKeys: ['senScene'],
+const showSenScene = defineCommand('show_sen_scene', {
   run: ({ hud }, { scene }) => {
     hud.send('sceneWindow', { type: 'scene.show', scene });
     return { scene };
   },
 });
 
-const hideSenScene = defineCommand({
-  id: 'hide_sen_scene',
-  description: 'Closes the scene window.',
-  payload: null,
-  needsMainWindow: false,
-  stateKeys: ['senScene'],
+const hideSenScene = defineCommand('hide_sen_scene', {
   run: ({ hud }) => {
     hud.send('sceneWindow', { type: 'scene.hide' });
     return { scene: null };
@@ -47,13 +27,7 @@ const BRANDING_PLACE = 'the operator app (HUD > Event logo and sponsors)';
  * it on is refused while it has no content. Moving it or turning it off always works; content that
  * goes away later leaves it on and off the air (the overlay draws it only with content).
  */
-const setSponsorOverlay = defineCommand({
-  id: 'set_sponsor_overlay',
-  description:
-    'Turns the sponsor overlay on or off and places it (at least one of enabled, position); turning it on needs a sponsor image (409 otherwise).',
-  payload: OverlayPayload,
-  needsMainWindow: true,
-  stateKeys: [],
+const setSponsorOverlay = defineCommand('set_sponsor_overlay', {
   run: ({ hud, settings }, changes) => {
     if (changes.enabled === true && brandingOf(settings.current()).sponsors.length === 0) {
       throw conflict(`the sponsor overlay has no sponsor image to show: upload one in ${BRANDING_PLACE}`);
@@ -63,13 +37,7 @@ const setSponsorOverlay = defineCommand({
   },
 });
 
-const setEventBadge = defineCommand({
-  id: 'set_event_badge',
-  description:
-    'Turns the event badge on or off and places it (at least one of enabled, position); turning it on needs an event logo or an event name (409 otherwise).',
-  payload: OverlayPayload,
-  needsMainWindow: true,
-  stateKeys: [],
+const setEventBadge = defineCommand('set_event_badge', {
   run: ({ hud, settings }, changes) => {
     const content =
       brandingOf(settings.current()).eventLogo !== null ||
@@ -88,20 +56,7 @@ const setEventBadge = defineCommand({
 export const NO_SUBSCRIPTION =
   'the smart observer needs an active subscription: activate it in the operator app (Integrations > Observer, "Subscription active") or in the application';
 
-const setSmartObserver = defineCommand({
-  id: 'set_smart_observer',
-  description:
-    'Configures the automatic observer: enabled (needs an active subscription), mode auto or suggest, cinematicEnabled for the cinematic freeze camera.',
-  payload: Type.Object(
-    {
-      enabled: Type.Optional(Type.Boolean()),
-      mode: Type.Optional(ObserverModeSchema),
-      cinematicEnabled: Type.Optional(Type.Boolean()),
-    },
-    atLeastOne,
-  ),
-  needsMainWindow: true,
-  stateKeys: [],
+const setSmartObserver = defineCommand('set_smart_observer', {
   // The observer actor owns these settings (the production event shows them as smartObserver).
   run: ({ hud }, changes) => {
     if (configureRefusal(hud.snapshot('observer').context, changes)) {
@@ -112,13 +67,7 @@ const setSmartObserver = defineCommand({
   },
 });
 
-const saveReplay = defineCommand({
-  id: 'save_replay',
-  description:
-    "Saves the broadcast software's replay buffer and plays it on the HUD; needs OBS connected with its replay buffer running.",
-  payload: null,
-  needsMainWindow: false,
-  stateKeys: ['obs'],
+const saveReplay = defineCommand('save_replay', {
   run: ({ hud }) => {
     const readiness = canSaveReplay(hud.snapshot('obs'));
     if (readiness === 'not_connected') {

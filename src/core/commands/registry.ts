@@ -29,7 +29,7 @@ export interface RegisteredCommand {
 export class CommandRegistry {
   readonly #byId = new Map<string, RegisteredCommand>();
   readonly catalogue: readonly ActionDescriptor[];
-  /** The schema of each result that declares one: its HTTP answer is serialised by it. */
+  /** The schema of each command's result: its HTTP answer is serialised by it. */
   readonly results: ReadonlyMap<string, TSchema>;
 
   constructor(commands: readonly AnyCommand[] = COMMANDS) {
@@ -40,14 +40,13 @@ export class CommandRegistry {
         check: command.payload ? compiledCheck(command.payload) : null,
       });
     }
-    this.results = new Map(
-      commands.flatMap((command) => (command.result ? [[command.id, command.result] as const] : [])),
-    );
-    this.catalogue = commands.map(({ id, description, needsMainWindow, payload }) => ({
+    this.results = new Map(commands.map((command) => [command.id, command.result]));
+    this.catalogue = commands.map(({ id, description, needsMainWindow, payload, result }) => ({
       id,
       description,
       needsMainWindow,
       payload,
+      result,
     }));
   }
 

@@ -1,18 +1,9 @@
-import { Type } from '@sinclair/typebox';
-import { strict } from '../../protocol/schemas.ts';
-import { SettingsChangeSchema } from '../../protocol/settings.ts';
 import { publicSettings } from '../../settings/settings.ts';
 import type { AnyCommand } from './command.ts';
 import { defineCommand } from './command.ts';
 
 /** The lasting settings (POST /internal/settings, POST /api/panel/settings): the shell and the operator app. */
-const settings = defineCommand({
-  id: 'settings',
-  description:
-    'Changes the settings that last: local network mode, OBS, import sources, branding, game data.',
-  payload: SettingsChangeSchema,
-  needsMainWindow: false,
-  stateKeys: [],
+const settings = defineCommand('settings', {
   callers: {
     roles: new Set(['shell', 'operator']),
     refusal: () => 'the settings change from the operator app or the application shell on this machine',
@@ -25,12 +16,7 @@ const settings = defineCommand({
  * POST /internal/subscription): what the application shell reports with host_report, for a service
  * run without a shell. The host owns it; the observer follows (enabling the observer needs it).
  */
-const subscription = defineCommand({
-  id: 'subscription',
-  description: 'Switches the subscription on or off (the smart observer needs it).',
-  payload: Type.Object({ active: Type.Boolean() }, strict),
-  needsMainWindow: false,
-  stateKeys: [],
+const subscription = defineCommand('subscription', {
   callers: {
     roles: new Set(['shell', 'operator']),
     refusal: () =>

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import { waitFor } from 'xstate';
 import { normalizeMapName } from '../../../machines/map-names.ts';
 import type { VetoStep } from '../../../machines/veto-rules.ts';
@@ -7,16 +6,6 @@ import { explainSelection, isSessionComplete } from '../../../machines/veto-sess
 import { resolveImportTarget } from '../../import/import-target.ts';
 import type { ErrorCode } from '../../protocol/errors.ts';
 import { conflict, ERROR_STATUS, invalidPayload, ServiceError } from '../../protocol/errors.ts';
-import {
-  BoFormatSchema,
-  MapNameSchema,
-  MapPoolSchema,
-  OneOf,
-  SideSchema,
-  strict,
-  TeamSchema,
-  VetoStepSchema,
-} from '../../protocol/schemas.ts';
 import { vetoSettings } from '../../settings/settings.ts';
 import { revealOf, stepView, vetoStatusOf } from '../views.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
@@ -39,32 +28,7 @@ function requireSession({ hud }: CommandContext) {
   return session;
 }
 
-const importMatchVeto = defineCommand({
-  id: 'import_match_veto',
-  description:
-    'Imports the veto of a FACEIT room or an HLTV match page (url or platformMatchId); apply sets it on the match, show opens the veto panel. Takes up to 20 s; 409 while the source has no veto yet.',
-  payload: Type.Object(
-    {
-      url: Type.Optional(
-        Type.String({
-          maxLength: 2048,
-          description: 'FACEIT room URL or HLTV match URL (blank counts as not sent)',
-        }),
-      ),
-      platformMatchId: Type.Optional(
-        Type.String({ maxLength: 128, description: 'FACEIT match id (blank counts as not sent)' }),
-      ),
-      apply: Type.Optional(
-        Type.Boolean({ default: true, description: 'false reads the veto without changing the match' }),
-      ),
-      show: Type.Optional(
-        Type.Boolean({ default: false, description: 'true opens the veto panel after the import' }),
-      ),
-    },
-    strict,
-  ),
-  needsMainWindow: true,
-  stateKeys: ['vetoVisible'],
+const importMatchVeto = defineCommand('import_match_veto', {
   run: async ({ hud, requestId }, { url, platformMatchId, apply = true, show = false }) => {
     // A payload no importer accepts is refused before anything starts.
     resolveImportTarget({ url, platformMatchId });
@@ -108,19 +72,7 @@ const importMatchVeto = defineCommand({
   },
 });
 
-const vetoReveal = defineCommand({
-  id: 'veto_reveal',
-  description:
-    'Reveals veto steps on the HUD: mode next shows the next step, prev hides the last shown, all shows all, reset hides all; instant true shows every step at once, false turns on progressive reveal.',
-  payload: Type.Object(
-    {
-      mode: Type.Optional(OneOf(['next', 'prev', 'reset', 'all'] as const)),
-      instant: Type.Optional(Type.Boolean()),
-    },
-    { ...strict, minProperties: 1 },
-  ),
-  needsMainWindow: true,
-  stateKeys: [],
+const vetoReveal = defineCommand('veto_reveal', {
   run: ({ hud, hub }, { mode, instant }) => {
     const total = hud.snapshot('match').context.veto?.length ?? 0;
     // The mode applies after the switch, so { instant: false, mode: 'reset' } starts a progressive reveal from zero.
@@ -132,34 +84,14 @@ const vetoReveal = defineCommand({
   },
 });
 
-const resetVeto = defineCommand({
-  id: 'reset_veto',
-  description: 'Clears the veto and all series maps (and stops a veto session).',
-  payload: null,
-  needsMainWindow: true,
-  stateKeys: [],
+const resetVeto = defineCommand('reset_veto', {
   run: ({ hud }) => {
     hud.send('vetoSession', { type: 'veto.reset' });
     return { cleared: true };
   },
 });
 
-const vetoStart = defineCommand({
-  id: 'veto_start',
-  description:
-    'Starts a manual veto session (replacing one in progress); the overlay shows the steps live. Team A bans first unless firstBanner is B.',
-  payload: Type.Object(
-    {
-      boFormat: BoFormatSchema,
-      teamA: TeamSchema,
-      teamB: TeamSchema,
-      firstBanner: Type.Optional(SideSchema),
-      mapPool: Type.Optional(MapPoolSchema),
-    },
-    strict,
-  ),
-  needsMainWindow: true,
-  stateKeys: [],
+const vetoStart = defineCommand('veto_start', {
   run: (context, { boFormat, teamA, teamB, firstBanner = 'A', mapPool }) => {
     const pool = mapPool
       ? mapPool.map((map, i) => fullMapName(map, `mapPool[${i}]`))
@@ -177,13 +109,7 @@ const vetoStart = defineCommand({
   },
 });
 
-const vetoSelect = defineCommand({
-  id: 'veto_select',
-  description:
-    'Plays the next turn of the veto session with this map; the service decides ban or pick and adds the decider.',
-  payload: Type.Object({ map: MapNameSchema }, strict),
-  needsMainWindow: true,
-  stateKeys: [],
+const vetoSelect = defineCommand('veto_select', {
   run: (context, payload) => {
     const session = requireSession(context);
     if (isSessionComplete(session))
@@ -196,12 +122,7 @@ const vetoSelect = defineCommand({
   },
 });
 
-const vetoUndo = defineCommand({
-  id: 'veto_undo',
-  description: 'Takes back the last ban or pick of the veto session (and the decider that came with it).',
-  payload: null,
-  needsMainWindow: true,
-  stateKeys: [],
+const vetoUndo = defineCommand('veto_undo', {
   run: (context) => {
     const session = requireSession(context);
     if (session.steps.length === 0) throw conflict('nothing to undo: no step has been played');
@@ -210,43 +131,18 @@ const vetoUndo = defineCommand({
   },
 });
 
-const vetoStatus = defineCommand({
-  id: 'veto_status',
-  description:
-    'The manual veto session: format, teams, next step, remaining maps and steps; { active: false } without one.',
-  payload: null,
-  needsMainWindow: true,
-  stateKeys: [],
+const vetoStatus = defineCommand('veto_status', {
   run: statusOf,
 });
 
-const vetoCancel = defineCommand({
-  id: 'veto_cancel',
-  description: 'Stops the veto session and shows the veto that was there before it.',
-  payload: null,
-  needsMainWindow: true,
-  stateKeys: [],
+const vetoCancel = defineCommand('veto_cancel', {
   run: ({ hud }) => {
     hud.send('vetoSession', { type: 'veto.cancel' });
     return { active: false };
   },
 });
 
-const vetoSet = defineCommand({
-  id: 'veto_set',
-  description:
-    'Sets a complete veto at once and fills the series maps; steps must follow the veto rules of the format, or nothing changes.',
-  payload: Type.Object(
-    {
-      boFormat: BoFormatSchema,
-      teamA: TeamSchema,
-      teamB: TeamSchema,
-      steps: Type.Array(VetoStepSchema, { minItems: 1, maxItems: 16 }),
-    },
-    strict,
-  ),
-  needsMainWindow: true,
-  stateKeys: [],
+const vetoSet = defineCommand('veto_set', {
   run: ({ hud }, { boFormat, teamA, teamB, steps: input }) => {
     const steps: VetoStep[] = input.map((step, i) => ({
       type: step.type,

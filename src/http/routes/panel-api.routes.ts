@@ -13,6 +13,7 @@ import type { Secrets } from '../../access/secrets.ts';
 import type { Role } from '../../core/caller.ts';
 import type { Dispatch } from '../../core/dispatcher.ts';
 import { RequestRecordSchema } from '../../protocol/answers.ts';
+import type { CommandResultOf } from '../../protocol/commands.ts';
 import { answers, okAnswer } from '../../protocol/http-answers.ts';
 import { PublicSettingsSchema } from '../../protocol/settings.ts';
 import { publicSettings } from '../../settings/settings.ts';
@@ -81,7 +82,8 @@ const panelApiRoutes: FastifyPluginAsyncTypebox<PanelApiOptions> = async (
         ...caller,
         address: peerOf(request.socket, request.ip).address,
       });
-      const { subscriptionActive } = result as { subscriptionActive: boolean };
+      // The dispatcher ran the subscription command, whose contract says what it answers.
+      const { subscriptionActive } = result as CommandResultOf<'subscription'>;
       return { ok: true as const, subscriptionActive };
     },
   );

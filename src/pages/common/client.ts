@@ -3,13 +3,27 @@
  * a revision gap, reconnect with backoff while keeping the last state on screen, and commands as
  * `trigger` messages answered by id. The operator app, the HUD overlay and the scene pages share it.
  */
-import type { ClientMessage, EventMessage, ServerMessage } from '../../protocol/index.ts';
+import type {
+  AnyCommandName,
+  ClientMessage,
+  CommandName,
+  CommandPayload,
+  CommandResultOf,
+  EventMessage,
+  PayloadArgs,
+  ServerMessage,
+} from '../../protocol/index.ts';
+import { NOTIFICATION_STREAMS } from '../../protocol/index.ts';
 import { applyGameMessage } from './game-store.ts';
 import { applyEvent, applySnapshot, connection } from './store.ts';
 
 /** The answer to a trigger, as the server sends it. */
 export type CommandResult = Extract<ServerMessage, { type: 'result' }>;
 export type CommandFailure = Extract<CommandResult, { ok: false }>;
+/** The answer to a trigger of `N`: its result typed by the command's contract (src/protocol/commands.ts). */
+export type CommandAnswer<N extends AnyCommandName> =
+  | (Omit<Extract<CommandResult, { ok: true }>, 'result'> & { result: CommandResultOf<N> })
+  | CommandFailure;
 
 export interface ClientOptions {
   /** Who connects: `operator` for the operator app, `overlay` and `scene` for the HUD pages. */
@@ -26,16 +40,10 @@ export const BACKOFF_MS = { first: 500, max: 5_000 } as const;
 
 /**
  * Events that tell something without changing the state: they carry the current revision and do
- * not raise it (docs/websocket.md). Everything else is a change and raises it by one.
+ * not raise it (docs/websocket.md; the streams' table says which). Everything else is a change and
+ * raises it by one.
  */
-const NOTIFICATIONS: ReadonlySet<EventMessage['event']> = new Set([
-  'overlay.reload',
-  'replay.saved',
-  'replay.failed',
-  'branding',
-  'panel.status',
-  'panel.request',
-]);
+const NOTIFICATIONS: ReadonlySet<EventMessage['event']> = NOTIFICATION_STREAMS;
 
 /** A failure the client makes up itself when the server cannot answer (same envelope as the server's). */
 const localFailure = (action: string, message: string): CommandFailure => ({
@@ -98,25 +106,28 @@ export class Client {
     this.setConnection({ status: 'closed', retryInMs: null });
   }
 
-  /** Runs a command; resolves with the server's result (never rejects: failures are results too). */
-  trigger(action: string, payload?: unknown): Promise<CommandResult> {
+  /**
+   * Runs a command; resolves with the server's result (never rejects: failures are results too).
+   * The name, the payload and the result follow the command's contract.
+   */
+  trigger<N extends CommandName>(action: N, ...[payload]: PayloadArgs<N>): Promise<CommandAnswer<N>> {
     return this.request(
       action,
       'Not connected to the server: the command was not sent. Try again once connected.',
       (id) => ({ type: 'trigger', id, action, ...(payload === undefined ? {} : { payload }) }),
-    );
+    ) as Promise<CommandAnswer<N>>;
   }
 
   /**
    * The HUD overlay tells the server what it shows (the payload of overlay_report); resolves with
    * the server's result, as trigger does.
    */
-  report(report: unknown): Promise<CommandResult> {
+  report(report: CommandPayload<'overlay_report'>): Promise<CommandAnswer<'overlay_report'>> {
     return this.request('overlay_report', 'Not connected to the server', (id) => ({
       type: 'report',
       id,
       report,
-    }));
+    })) as Promise<CommandAnswer<'overlay_report'>>;
   }
 
   /** Sends a message answered by id; resolves with the answer, or at once with `offline` when not connected. */

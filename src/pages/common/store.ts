@@ -13,6 +13,7 @@ import type {
   RequestRecord,
   RevealView,
   Snapshot,
+  SnapshotStream,
   VetoStatus,
 } from '../../protocol/index.ts';
 
@@ -73,18 +74,45 @@ export const connectionStatus = computed(() => connection.value.status);
 /** How many recent requests the page keeps (the server's list is of the same order). */
 export const MAX_REQUESTS = 300;
 
+/**
+ * What each stream's part of the snapshot replaces: one entry per stream that has a part (the
+ * streams' table, src/protocol/streams.ts), so a new part does not compile until a page keeps it.
+ */
+const fromSnapshot: { [S in SnapshotStream]: (snapshot: Snapshot) => void } = {
+  'hud.state': (snapshot) => {
+    state.value = snapshot.state;
+  },
+  match: (snapshot) => {
+    match.value = snapshot.match;
+  },
+  'veto.session': (snapshot) => {
+    veto.value = snapshot.veto;
+  },
+  'veto.reveal': (snapshot) => {
+    reveal.value = snapshot.reveal;
+  },
+  presets: (snapshot) => {
+    presets.value = { presets: snapshot.presets, activePresetId: snapshot.activePresetId };
+  },
+  production: (snapshot) => {
+    if (snapshot.production) production.value = snapshot.production;
+  },
+  observer: (snapshot) => {
+    if (snapshot.observer) observer.value = snapshot.observer;
+  },
+  // A page that opens (or reloads) while the stats panel is shown draws it as the others do.
+  'stats.player': (snapshot) => {
+    if (snapshot.statsPlayer) statsPlayer.value = snapshot.statsPlayer;
+  },
+  branding: (snapshot) => {
+    if (snapshot.branding) branding.value = snapshot.branding;
+  },
+};
+const SNAPSHOT_STREAMS = Object.keys(fromSnapshot) as SnapshotStream[];
+
 /** Replaces every resource the snapshot carries (hello, or the answer after a revision gap). */
 export function applySnapshot(snapshot: Snapshot): void {
-  state.value = snapshot.state;
-  match.value = snapshot.match;
-  veto.value = snapshot.veto;
-  reveal.value = snapshot.reveal;
-  presets.value = { presets: snapshot.presets, activePresetId: snapshot.activePresetId };
-  if ('production' in snapshot && snapshot.production) production.value = snapshot.production;
-  if (snapshot.observer) observer.value = snapshot.observer;
-  if (snapshot.branding) branding.value = snapshot.branding;
-  // A page that opens (or reloads) while the stats panel is shown draws it as the others do.
-  if (snapshot.statsPlayer) statsPlayer.value = snapshot.statsPlayer;
+  for (const stream of SNAPSHOT_STREAMS) fromSnapshot[stream](snapshot);
 }
 
 /** Applies one event's data to its resource. */

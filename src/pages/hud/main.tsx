@@ -4,7 +4,7 @@
  * it opens: its colour presets (GET /api/presets) and the panel flags the state does not have yet.
  */
 import { render } from 'preact';
-import type { Panel } from '../../protocol/index.ts';
+import type { CommandPayload, Panel } from '../../protocol/index.ts';
 import { PANELS } from '../../protocol/index.ts';
 import { THEME_PRESETS } from '../common/broadcast.ts';
 import { Client } from '../common/client.ts';
@@ -15,8 +15,8 @@ import { Overlay } from './overlay.tsx';
  * The opening report: presets, opened, and for each panel flag still absent from the state, false
  * (or true for a panel that starts shown).
  */
-function openingReport(): Record<string, unknown> {
-  const report: Record<string, unknown> = {
+function openingReport(): CommandPayload<'overlay_report'> {
+  const report: CommandPayload<'overlay_report'> = {
     opened: true,
     presets: THEME_PRESETS.map(({ id, name }) => ({ id, name })),
   };

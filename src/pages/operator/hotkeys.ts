@@ -11,7 +11,7 @@ import { PANELS } from '../../protocol/index.ts';
 import { trigger } from './session.ts';
 
 /** The command a panel's switch and its hotkey run. */
-export const toggleAction = (panel: Panel) => `toggle_${panel.command}`;
+export const toggleAction = (panel: Panel) => `toggle_${panel.command}` as const;
 
 /** What the last hotkey did, for the app to show (role status, or alert when refused). */
 export interface HotkeyOutcome {

@@ -23,7 +23,17 @@ import {
 } from '../common/store.ts';
 import { BrandingCard, RadarCard, SourcesCard, TalentsCard } from './branding-view.tsx';
 import { toggleAction } from './hotkeys.ts';
-import { Address, Card, CommandButton, ErrorText, Field, literals, Switch, useCommand } from './ui.tsx';
+import {
+  Address,
+  Card,
+  CommandButton,
+  chosen,
+  ErrorText,
+  Field,
+  literals,
+  Switch,
+  useCommand,
+} from './ui.tsx';
 
 const POSITIONS = literals(PositionSchema);
 const SCENES = literals(SceneSchema);
@@ -167,7 +177,7 @@ function statsOnAir(
 
 function PlayerStats({ hud }: { hud: HudState }) {
   const slot = useSignal(1);
-  const provider = useSignal<string>('');
+  const provider = useSignal<(typeof PROVIDERS)[number] | ''>('');
   const seconds = useSignal('');
   const show = useCommand();
   const inGame = slotsInGame.value.split(',').filter(Boolean).map(Number);
@@ -200,7 +210,10 @@ function PlayerStats({ hud }: { hud: HudState }) {
             </select>
           </Field>
           <Field label="Provider">
-            <select value={provider.value} onChange={(e) => (provider.value = e.currentTarget.value)}>
+            <select
+              value={provider.value}
+              onChange={(e) => (provider.value = chosen(PROVIDERS, e.currentTarget.value) ?? '')}
+            >
               <option value="">Default (live)</option>
               {PROVIDERS.map((p) => (
                 <option value={p} disabled={UNAVAILABLE_PROVIDERS.has(p)}>
@@ -267,7 +280,7 @@ function OverlaySetting(props: {
       <Field label={`${props.title} position`}>
         <select
           value={props.value?.position ?? ''}
-          onChange={(e) => void set.run(props.action, { position: e.currentTarget.value })}
+          onChange={(e) => void set.run(props.action, { position: chosen(POSITIONS, e.currentTarget.value) })}
         >
           {POSITIONS.map((p) => (
             <option value={p}>{capital(positionName(p))}</option>
@@ -325,7 +338,9 @@ function ProductionCard() {
         <Field label="Observer mode">
           <select
             value={smart?.mode ?? ''}
-            onChange={(e) => void observer.run('set_smart_observer', { mode: e.currentTarget.value })}
+            onChange={(e) =>
+              void observer.run('set_smart_observer', { mode: chosen(OBSERVER_MODES, e.currentTarget.value) })
+            }
           >
             {OBSERVER_MODES.map((mode) => (
               <option value={mode}>

@@ -8,7 +8,7 @@ import { initialsOf } from '../common/broadcast.ts';
 import { SafeImage } from '../common/safe-image.tsx';
 import { match } from '../common/store.ts';
 import { api } from './api.ts';
-import { Card, ConfirmButton, ErrorText, Field, literals, useCommand, useDraft } from './ui.tsx';
+import { Card, ConfirmButton, chosen, ErrorText, Field, literals, useCommand, useDraft } from './ui.tsx';
 
 const BO_FORMATS = literals(BoFormatSchema);
 const TEAM_FORMATS = literals(TeamFormatSchema);
@@ -141,7 +141,7 @@ function Teams({ summary }: { summary: MatchSummary }) {
   const draft = useDraft({
     A: draftOf(summary.teamA),
     B: draftOf(summary.teamB),
-    bo: summary.boFormat ?? '',
+    bo: summary.boFormat ?? ('' as const),
   });
   const save = useCommand();
   const swap = useCommand();
@@ -203,7 +203,10 @@ function Teams({ summary }: { summary: MatchSummary }) {
         />
         <div class="row row--end teams__foot">
           <Field label="Series format">
-            <select value={d.bo} onChange={(e) => (draft.value = { ...d, bo: e.currentTarget.value })}>
+            <select
+              value={d.bo}
+              onChange={(e) => (draft.value = { ...d, bo: chosen(BO_FORMATS, e.currentTarget.value) ?? '' })}
+            >
               <option value="" disabled>
                 Not set
               </option>
@@ -255,7 +258,10 @@ function EventAndFormat({ summary }: { summary: MatchSummary }) {
         <select
           value={summary.teamFormat}
           aria-busy={format.busy.value}
-          onChange={(e) => void format.run('set_team_format', { format: e.currentTarget.value })}
+          onChange={(e) => {
+            const chosenFormat = chosen(TEAM_FORMATS, e.currentTarget.value);
+            if (chosenFormat) void format.run('set_team_format', { format: chosenFormat });
+          }}
         >
           {TEAM_FORMATS.map((f) => (
             <option value={f}>{f === 'auto' ? 'Auto' : f}</option>

@@ -19,7 +19,7 @@ import {
 import { observer } from '../common/store.ts';
 import { useNow } from '../common/use-now.ts';
 import { request } from './api.ts';
-import { Address, Card, ErrorText, Field, literals, Switch, useCommand, useDraft } from './ui.tsx';
+import { Address, Card, chosen, ErrorText, Field, literals, Switch, useCommand, useDraft } from './ui.tsx';
 
 const MODES = literals(ObserverModeSchema);
 
@@ -72,7 +72,9 @@ function Mode({ value }: { value: Observer }) {
         <select
           value={value.mode}
           data-setting="observer-mode"
-          onChange={(e) => void command.run('set_smart_observer', { mode: e.currentTarget.value })}
+          onChange={(e) =>
+            void command.run('set_smart_observer', { mode: chosen(MODES, e.currentTarget.value) })
+          }
         >
           {MODES.map((mode) => (
             <option value={mode}>

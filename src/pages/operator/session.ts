@@ -2,6 +2,7 @@
  * The operator app's session: signed in or not, and the one client it holds while signed in.
  */
 import { signal } from '@preact/signals';
+import type { CommandName, PayloadArgs } from '../../protocol/index.ts';
 import { Client } from '../common/client.ts';
 import { requests } from '../common/store.ts';
 import { api } from './api.ts';
@@ -57,5 +58,9 @@ export async function signOut(): Promise<string | null> {
   return null;
 }
 
-/** Runs a command over the WebSocket (the same dispatcher as a Stream Deck). */
-export const trigger = (action: string, payload?: unknown) => client.trigger(action, payload);
+/**
+ * Runs a command over the WebSocket (the same dispatcher as a Stream Deck); its name, payload and
+ * answer follow the command's contract (src/protocol/commands.ts).
+ */
+export const trigger = <N extends CommandName>(action: N, ...payload: PayloadArgs<N>) =>
+  client.trigger(action, ...payload);

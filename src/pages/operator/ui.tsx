@@ -3,7 +3,8 @@ import type { Signal } from '@preact/signals';
 import { useSignal } from '@preact/signals';
 import type { ButtonHTMLAttributes, ComponentChildren } from 'preact';
 import { useEffect, useId, useRef } from 'preact/hooks';
-import type { CommandResult } from '../common/client.ts';
+import type { CommandName, PayloadArgs, SentPayload } from '../../protocol/index.ts';
+import type { CommandAnswer, CommandResult } from '../common/client.ts';
 import { trigger } from './session.ts';
 
 export function Card(props: {
@@ -78,7 +79,8 @@ export function Switch(props: {
 }
 
 export interface CommandRun {
-  run: (action: string, payload?: unknown) => Promise<CommandResult>;
+  /** Runs a command of the contract: its name, payload and answer are typed by it. */
+  run: <N extends CommandName>(action: N, ...payload: PayloadArgs<N>) => Promise<CommandAnswer<N>>;
   busy: Signal<boolean>;
   error: Signal<string | null>;
   failure: Signal<CommandResult | null>;
@@ -89,10 +91,10 @@ export function useCommand(): CommandRun {
   const busy = useSignal(false);
   const error = useSignal<string | null>(null);
   const failure = useSignal<CommandResult | null>(null);
-  const run = async (action: string, payload?: unknown) => {
+  const run = async <N extends CommandName>(action: N, ...payload: PayloadArgs<N>) => {
     busy.value = true;
     error.value = null;
-    const result = await trigger(action, payload);
+    const result = await trigger(action, ...payload);
     busy.value = false;
     if (!result.ok) {
       error.value = result.message;
@@ -103,23 +105,40 @@ export function useCommand(): CommandRun {
   return { run, busy, error, failure };
 }
 
-type ButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'onClick' | 'action' | 'payload'> & {
-  action: string;
-  payload?: unknown;
+/** A button's payload prop: absent for a command that takes none, optional where the payload is. */
+type PayloadProp<N extends CommandName> =
+  PayloadArgs<N> extends []
+    ? { payload?: never }
+    : PayloadArgs<N> extends [payload: infer P]
+      ? { payload: P }
+      : { payload?: SentPayload<N> };
+
+type ButtonProps<N extends CommandName> = Omit<
+  ButtonHTMLAttributes<HTMLButtonElement>,
+  'onClick' | 'action' | 'payload'
+> & {
+  action: N;
   variant?: 'primary' | 'danger' | 'plain';
   children: ComponentChildren;
-};
+} & PayloadProp<N>;
 
 /** A button that runs one command and shows its error next to itself. */
-export function CommandButton({ action, payload, variant = 'plain', children, ...rest }: ButtonProps) {
+export function CommandButton<N extends CommandName>({
+  action,
+  payload,
+  variant = 'plain',
+  children,
+  ...rest
+}: ButtonProps<N>) {
   const command = useCommand();
+  const args = (payload === undefined ? [] : [payload]) as PayloadArgs<N>;
   return (
     <span class="command">
       <button
         type="button"
         class={`btn btn--${variant}`}
         aria-busy={command.busy.value}
-        onClick={() => void command.run(action, payload)}
+        onClick={() => void command.run(action, ...args)}
         {...rest}
       >
         {children}
@@ -230,6 +249,14 @@ export function Address(props: { url: string; hook: Record<string, string>; what
 /** The values of a TypeBox union of literals (BoFormatSchema, SceneSchema …), in declaration order. */
 export function literals<T extends string>(schema: { anyOf: ReadonlyArray<{ const: T }> }): T[] {
   return schema.anyOf.map((member) => member.const);
+}
+
+/**
+ * A <select>'s value as one of the choices it offers (its options are those choices), typed for the
+ * command it goes to; undefined for anything else, which the command then refuses in words.
+ */
+export function chosen<T extends string>(choices: readonly T[], value: string): T | undefined {
+  return choices.find((choice) => choice === value);
 }
 
 /**

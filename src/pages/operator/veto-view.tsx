@@ -517,8 +517,8 @@ function ImportVeto() {
       show: show.value,
     });
     if (result.ok) {
-      const imported = result.result as { provider?: string; steps?: unknown[] };
-      done.value = `Imported ${imported.steps?.length ?? 0} steps from ${imported.provider ?? 'the source'}.`;
+      const imported = result.result;
+      done.value = `Imported ${imported.steps.length} steps from ${imported.provider}.`;
     }
   };
   const failure = run.failure.value;
