@@ -31,6 +31,7 @@ await build({
   external: [
     // Loaded when first used (above).
     'cheerio',
+    'undici',
     'pino-pretty',
     '@statelyai/inspect',
     // ws loads these native speed-ups if present, and works without them.

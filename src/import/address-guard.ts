@@ -11,7 +11,6 @@ import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { Dispatcher } from 'undici';
-import { Agent, buildConnector } from 'undici';
 import { mayFetchFrom } from '../net/address-class.ts';
 import { ADDRESS_REFUSED } from '../net/network-errors.ts';
 
@@ -54,7 +53,9 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
  * An undici dispatcher whose every connection is checked. The caller closes it (`destroy()`) when
  * its requests are done: its sockets are its own.
  */
-export function createAddressGuard(): Dispatcher {
+export async function createAddressGuard(): Promise<Dispatcher> {
+  // Loaded with the first logo, so a start never loads undici (docs/performance.md, "Start-up").
+  const { Agent, buildConnector } = await import('undici');
   const connect = buildConnector({ lookup: guardedLookup });
   return new Agent({
     connect(options, callback) {

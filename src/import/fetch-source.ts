@@ -1,5 +1,4 @@
 import type { Dispatcher, Response } from 'undici';
-import { fetch } from 'undici';
 import { hostOfUrl, networkCause, remoteText } from '../net/network-errors.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { VERSION } from '../version.ts';
@@ -95,6 +94,9 @@ export function createSourceClient(options: {
   async function follow(request: SourceRequest, accept: string, hop: { url: string }): Promise<Response> {
     const own = { 'User-Agent': userAgent, Accept: accept };
     let headers: Record<string, string> = { ...own, ...request.headers };
+    // undici's own fetch, the one that takes its Agent (the address guard): loaded with the first
+    // request, like cheerio, so a start never loads it (docs/performance.md, "Start-up").
+    const { fetch } = await import('undici');
     for (let redirects = 0; ; redirects += 1) {
       const response = await fetch(hop.url, {
         headers,

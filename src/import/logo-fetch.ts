@@ -41,7 +41,7 @@ export async function fetchLogo(
   try {
     const client = createSourceClient({
       signal: budget.signal,
-      dispatcher,
+      dispatcher: await dispatcher,
       ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
     });
     const { body, type } = await client.bytes(
@@ -68,7 +68,7 @@ export async function fetchLogo(
   } finally {
     budget.dispose();
     // Its sockets end with the fetch (a logo server's keep-alive is not held open).
-    dispatcher.destroy().catch(() => undefined);
+    void dispatcher.then((agent) => agent.destroy()).catch(() => undefined);
   }
 }
 
