@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { parse as parseRange } from 'range-parser';
+import parseRange from 'range-parser';
 import { checkPayload } from '../core/dispatcher.ts';
 import type { StateHub } from '../core/state-hub.ts';
 import { type OpenClip, openReplayClip, type ReportedClip } from '../obs/replay-clip.ts';
@@ -60,9 +60,9 @@ const checkUpload = compiledCheck(UploadSchema);
  */
 function sendClip(request: FastifyRequest, reply: FastifyReply, clip: OpenClip): FastifyReply {
   const { handle, size, type } = clip;
-  const asked = request.headers.range === undefined ? null : parseRange(size, request.headers.range);
-  const range =
-    asked?.code === 0 && asked.type === 'bytes' && asked.ranges.length === 1 ? asked.ranges[0] : null;
+  // -1 (unsatisfiable) and -2 (malformed) are numbers; a range list is an array with its unit.
+  const asked = request.headers.range === undefined ? -2 : parseRange(size, request.headers.range);
+  const range = Array.isArray(asked) && asked.type === 'bytes' && asked.length === 1 ? asked[0] : null;
   const { start, end } = range ?? { start: 0, end: size - 1 };
   reply.headers({
     'content-type': type,
