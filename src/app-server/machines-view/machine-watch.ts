@@ -9,7 +9,7 @@ import type { ActorRefLike, InspectionEvent } from 'xstate';
 import { ACTOR_KEYS, type ActorKey, type HudSystem } from '../../core/hud-system.ts';
 import { currentEventSource, hearRequests } from '../../http/event-source.ts';
 import { transitionIdOf } from '../../inspector/statechart-graph.ts';
-import { safePreview } from '../../inspector.ts';
+import { safePreview } from '../../inspector/redaction.ts';
 import type { ActorNow, EventSource, TimelineEntry } from '../../protocol/machines-view.ts';
 
 export type WatchedSystem = Pick<HudSystem, 'inspect' | 'keyOf' | 'actor'>;

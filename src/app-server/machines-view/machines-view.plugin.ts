@@ -13,7 +13,7 @@ import { SYSTEM_ID } from '../../../machines/system-ids.ts';
 import { ACTOR_KEYS, type ActorKey } from '../../core/hud-system.ts';
 import { sendError } from '../../http/error-envelope.ts';
 import { statechartOf } from '../../inspector/statechart-graph.ts';
-import { safePreview } from '../../inspector.ts';
+import { safePreview } from '../../inspector/redaction.ts';
 import { ServiceError } from '../../protocol/errors.ts';
 import { answers, okAnswer } from '../../protocol/http-answers.ts';
 import {
