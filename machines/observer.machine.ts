@@ -98,7 +98,7 @@ export type ObserverEvent =
   | { type: 'observer.subscription'; active: boolean }
   | ({ type: 'observer.netcon.configure' } & NetconAddress)
   /** From the game actor: one frame, and which game sent it (absent: the same game as before). */
-  | { type: 'observer.frame'; frame: DirectorFrame; dialect?: GameDialect }
+  | { type: 'observer.frame'; frame: DirectorFrame; dialect: GameDialect }
   | NetconSocketEvent;
 
 /** One cut of the director, as the operator sees it in the list. */
@@ -181,7 +181,7 @@ export const observerMachine = setup({
       );
     },
     isOtherDialect: ({ context, event }) =>
-      event.type === 'observer.frame' && event.dialect !== undefined && event.dialect !== context.dialect,
+      event.type === 'observer.frame' && event.dialect !== context.dialect,
     isNewSubscription: ({ context, event }) =>
       event.type === 'observer.subscription' && event.active !== context.subscriptionActive,
     isNewAddress: ({ context, event }) =>
@@ -192,9 +192,7 @@ export const observerMachine = setup({
     applySettings: assign(({ context }, params: { changes: Partial<ObserverSettings> }) => ({
       settings: { ...context.settings, ...definedChanges(params.changes) },
     })),
-    storeDialect: assign((_, params: { dialect: GameDialect | undefined }) =>
-      params.dialect === undefined ? {} : { dialect: params.dialect },
-    ),
+    storeDialect: assign((_, params: { dialect: GameDialect }) => ({ dialect: params.dialect })),
     storeSubscription: assign((_, params: { active: boolean }) => ({ subscriptionActive: params.active })),
     storeAddress: assign((_, params: NetconAddress) => ({
       netcon: { host: params.host, port: params.port },
@@ -208,9 +206,8 @@ export const observerMachine = setup({
       follow: null,
       sentAt: null,
     })),
-    directFrame: assign(({ context }, params: { frame: DirectorFrame; dialect: GameDialect | undefined }) => {
-      const { frame } = params;
-      const dialect = params.dialect ?? context.dialect;
+    directFrame: assign(({ context }, params: { frame: DirectorFrame; dialect: GameDialect }) => {
+      const { frame, dialect } = params;
       const director = direct(context.director, frame, { cinematic: context.settings.cinematicEnabled });
       const follow = followOf(context, frame);
       const before = context.director.suggestion;

@@ -182,9 +182,6 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       obs: obsConnectionLive,
       game: gameMachine.provide({ delays: { receivingTimeout: receivingTimeoutMs } }),
       observer: createObserverLive({
-        // Each cut carries the dialect of the game that sent the frames (the game actor tells the
-        // observer with each frame); the console actor still reads it here until it reads the cut's.
-        dialect: () => hud.snapshot('observer').context.dialect,
         onLine: (line) => logger.debug({ line }, 'observer: sent to the game console'),
         onRefused: (steamid) => logger.info({ steamid }, 'observer: no account id, the camera is not moved'),
       }),

@@ -15,7 +15,7 @@ import {
   observerMachine,
 } from '../../machines/observer.machine.ts';
 import { checkNetconAddress } from './netcon-address.ts';
-import { type ConsoleDialect, cutLines, isAllowedLine, RELEASE_LINE } from './netcon-lines.ts';
+import { cutLines, isAllowedLine, RELEASE_LINE } from './netcon-lines.ts';
 import { discardOutput, NETCON_READ_BUDGET } from './netcon-output.ts';
 
 /** A try that neither connects nor fails within this is given up (a PC that drops packets). */
@@ -28,8 +28,6 @@ export const NETCON_CONNECT_TIMEOUT_MS = 3_000;
 export const NETCON_CLOSE_GRACE_MS = 1_000;
 
 export interface NetconSocketOptions {
-  /** Fixed, or read at each cut (the service follows the game that sends the frames). */
-  dialect: ConsoleDialect | (() => ConsoleDialect);
   /** Each line written, after the whitelist check (for logs). */
   onLine?: (line: string) => void;
   /** A cut that could not be turned into a console line (no account id), for logs. */
@@ -37,7 +35,7 @@ export interface NetconSocketOptions {
   connectTimeoutMs?: number;
 }
 
-/** The console actor for one dialect. */
+/** The console actor: each cut names the dialect of the game that sent the frames (CS2 or CS:GO). */
 export function createNetconSocket(options: NetconSocketOptions) {
   const timeoutMs = options.connectTimeoutMs ?? NETCON_CONNECT_TIMEOUT_MS;
   return fromCallback<NetconCommand, NetconSocketInput>(({ input, sendBack, receive }) => {
@@ -108,8 +106,7 @@ export function createNetconSocket(options: NetconSocketOptions) {
 
     receive((command) => {
       if (command.type !== 'netcon.cut') return;
-      const dialect = typeof options.dialect === 'function' ? options.dialect() : options.dialect;
-      const lines = typeof command.steamid === 'string' ? cutLines(command.steamid, dialect) : null;
+      const lines = typeof command.steamid === 'string' ? cutLines(command.steamid, command.dialect) : null;
       if (!lines) {
         options.onRefused?.(String(command.steamid));
         return;

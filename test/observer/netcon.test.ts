@@ -58,7 +58,7 @@ async function startObserver(
   const standIn = new ConsoleStandIn();
   const port = await standIn.listen();
   const input: ObserverInput = { settings, netcon: { host: options.host ?? '127.0.0.1', port } };
-  const actor = createActor(createObserverLive({ dialect: 'cs2' }), { input });
+  const actor = createActor(createObserverLive({}), { input });
   actor.start();
   if (options.subscription !== false) actor.send({ type: 'observer.subscription', active: true });
   running = { actor, standIn };
@@ -77,7 +77,7 @@ async function roundFrames(): Promise<DirectorFrame[]> {
 
 async function replay(actor: LiveObserver, frames: DirectorFrame[]) {
   for (const frame of frames) {
-    actor.send({ type: 'observer.frame', frame });
+    actor.send({ type: 'observer.frame', dialect: 'cs2', frame });
     await sleep(GAME_PACE_MS);
   }
 }
@@ -96,7 +96,7 @@ describe('the observer on a real TCP console', () => {
     expect(planting.bomb).toMatchObject({ state: 'planting', steamid: BIG_DADDY });
     const expected = `spec_lock_to_accountid ${accountIdOf(BIG_DADDY)}`;
     const sentAt = performance.now();
-    actor.send({ type: 'observer.frame', frame: planting });
+    actor.send({ type: 'observer.frame', dialect: 'cs2', frame: planting });
     await until(() => standIn.lines.at(-1) === expected, 1_000, expected);
     const latency = performance.now() - sentAt;
     console.log(`frame → console line: ${latency.toFixed(1)} ms`);
@@ -184,14 +184,14 @@ describe('the observer on a real TCP console', () => {
     delete hostile.allplayers['76561197960265736'];
     hostile.bomb = { ...hostile.bomb, state: 'planting', player: '76561197960265732' };
 
-    actor.send({ type: 'observer.frame', frame: toDirectorFrame(hostile, { now: 0, hudSlot }) });
+    actor.send({ type: 'observer.frame', dialect: 'cs2', frame: toDirectorFrame(hostile, { now: 0, hudSlot }) });
     await until(() => standIn.lines.length === 1, 1_000, 'the cut to the planter');
     expect(standIn.lines).toEqual([`spec_lock_to_accountid ${accountIdOf('76561197960265732')}`]);
 
     // DERIVED: the fake-SteamID player starts defusing: the director suggests him, the link sends nothing.
     const defuse = structuredClone(hostile);
     defuse.bomb = { state: 'defusing', player: fake };
-    actor.send({ type: 'observer.frame', frame: toDirectorFrame(defuse, { now: 5_000, hudSlot }) });
+    actor.send({ type: 'observer.frame', dialect: 'cs2', frame: toDirectorFrame(defuse, { now: 5_000, hudSlot }) });
     await sleep(300);
     expect(status().suggestion?.steamid).toBe(fake);
     expect(standIn.lines).toHaveLength(1);
@@ -222,11 +222,11 @@ describe('the link holds no more than the console deserves', () => {
     }
     const [first, second] = consoles as [ConsoleStandIn, ConsoleStandIn];
     const input: ObserverInput = { settings: AUTO, netcon: { host: '127.0.0.1', port: first.port } };
-    const actor = createActor(createObserverLive({ dialect: 'cs2' }), { input });
+    const actor = createActor(createObserverLive({}), { input });
     actor.start();
     actor.send({ type: 'observer.subscription', active: true });
     // A camera target, so every new link locks the camera and every change releases it first.
-    actor.send({ type: 'observer.frame', frame: (await roundFrames())[0] as DirectorFrame });
+    actor.send({ type: 'observer.frame', dialect: 'cs2', frame: (await roundFrames())[0] as DirectorFrame });
     const target = observerStatusOf(actor.getSnapshot()).suggestion?.steamid as string;
     const lock = `spec_lock_to_accountid ${accountIdOf(target)}`;
     await until(() => first.lines.at(-1) === lock, 2_000, 'the first lock');
@@ -257,7 +257,7 @@ describe('the link holds no more than the console deserves', () => {
     const port = await standIn.listen();
     const clock = new SimulatedClock();
     const input: ObserverInput = { settings: AUTO, netcon: { host: '127.0.0.1', port } };
-    const actor = createActor(createObserverLive({ dialect: 'cs2' }), { input, clock });
+    const actor = createActor(createObserverLive({}), { input, clock });
     running = { actor, standIn };
     // What a client sees: every change of the observer's view is one revision of the HUD state.
     const views: string[] = [];
@@ -291,7 +291,7 @@ describe('the link holds no more than the console deserves', () => {
     await standIn.close();
     const clock = new SimulatedClock();
     const input: ObserverInput = { settings: AUTO, netcon: { host: '127.0.0.1', port } };
-    const actor = createActor(createObserverLive({ dialect: 'cs2' }), { input, clock });
+    const actor = createActor(createObserverLive({}), { input, clock });
     running = { actor, standIn };
     const views: string[] = [];
     actor.subscribe((snapshot) => {
