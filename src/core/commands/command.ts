@@ -40,7 +40,8 @@ export interface CommandContext {
 /**
  * One command: its contract (src/protocol/commands.ts: description, payload and result schemas,
  * needsMainWindow, stateKeys), who may run it and what it does, in one place. `run` takes the
- * contract's payload and answers its result: a handler that answers something else fails to compile.
+ * contract's payload and answers its result: an answer that misses or mistypes a field fails to
+ * compile, one with a field more fails test/core/command-results.test.ts.
  */
 export interface Command<N extends AnyCommandName = AnyCommandName> extends CommandContract {
   id: N;
