@@ -5,18 +5,20 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
-import type { MachinesStreamMessage, TimelineEntry } from '../../src/protocol/machines-view.ts';
+import type { StreamedEntry, StreamedMessage } from '../../src/protocol/machines-view-stream.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build, ok } from '../helpers/build.ts';
+import { type Frame, fixture, postAccepted, ROUND_SEQUENCE, toCs2 } from '../helpers/gsi.ts';
 import { panelApi } from '../helpers/hud.ts';
 import { BO3_ACTIVE_DUTY } from '../helpers/vetoes.ts';
 
 const requestChannel = diagnostics.tracingChannel('fastify.request.handler');
 
 /** Reads the server-sent events of the stream, one message at a time. */
-async function openStream(server: RunningServer, cookie: string) {
+async function openStream(server: RunningServer, cookie: string, focus?: string) {
   const controller = new AbortController();
-  const response = await fetch(`${server.applicationUrl}/api/panel/machines/stream`, {
+  const query = focus === undefined ? '' : `?focus=${focus}`;
+  const response = await fetch(`${server.applicationUrl}/api/panel/machines/stream${query}`, {
     headers: { cookie },
     signal: controller.signal,
   });
@@ -24,13 +26,13 @@ async function openStream(server: RunningServer, cookie: string) {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let buffered = '';
-  const next = async (): Promise<MachinesStreamMessage> => {
+  const next = async (): Promise<StreamedMessage> => {
     for (;;) {
       const end = buffered.indexOf('\n\n');
       if (end >= 0) {
         const frame = buffered.slice(0, end);
         buffered = buffered.slice(end + 2);
-        return JSON.parse(frame.replace(/^data: /, '')) as MachinesStreamMessage;
+        return JSON.parse(frame.replace(/^data: /, '')) as StreamedMessage;
       }
       const { value, done } = await reader.read();
       if (done) throw new Error('the stream ended');
@@ -38,8 +40,8 @@ async function openStream(server: RunningServer, cookie: string) {
     }
   };
   /** Entries until one matches. */
-  const until = async (match: (entry: TimelineEntry) => boolean): Promise<TimelineEntry[]> => {
-    const seen: TimelineEntry[] = [];
+  const until = async (match: (entry: StreamedEntry) => boolean): Promise<StreamedEntry[]> => {
+    const seen: StreamedEntry[] = [];
     for (;;) {
       const message = await next();
       if (message.type !== 'entry') continue;
@@ -119,7 +121,7 @@ describe('the Machines view routes', () => {
     const started = await stream.until(
       (entry) => entry.actor === 'vetoSession' && entry.event === 'veto.start',
     );
-    const start = started.at(-1) as TimelineEntry;
+    const start = started.at(-1) as StreamedEntry;
     expect(start).toMatchObject({ source: 'HTTP', changed: true });
     expect(start.active).toContain('session.active.inProgress');
     expect(start.transitions.length).toBeGreaterThan(0);
@@ -136,7 +138,7 @@ describe('the Machines view routes', () => {
       await ok(server, 'veto_select', { map: step.map });
       const entry = (
         await stream.until((seen) => seen.actor === 'vetoSession' && seen.event === 'veto.select')
-      ).at(-1) as TimelineEntry;
+      ).at(-1) as StreamedEntry;
       expect(entry.source).toBe('HTTP');
       expect(entry.payload).toEqual({ map: step.map });
       const last = index === picks.length - 1;
@@ -145,6 +147,62 @@ describe('the Machines view routes', () => {
 
     stream.close();
     await expect.poll(() => requestChannel.hasSubscribers).toBe(false);
+  });
+
+  it('sends every entry of the actor a page shows, thins the game frames of the others and counts what it did not send', async () => {
+    const server = await build();
+    const { cookie } = await panelApi(server);
+    const onGame = await openStream(server, cookie, 'game');
+    const onVeto = await openStream(server, cookie, 'vetoSession');
+    expect((await onGame.next()).type).toBe('hello');
+    expect((await onVeto.next()).type).toBe('hello');
+
+    const first = toCs2((await fixture(ROUND_SEQUENCE))[0] as Frame);
+    const FRAMES = 40;
+    // Back to back, as the game sends them in a fight (twenty to fifty a second).
+    await Promise.all(
+      Array.from({ length: FRAMES }, (_, index) =>
+        postAccepted(server, { ...first, provider: { ...first.provider, timestamp: 1_700_000_000 + index } }),
+      ),
+    );
+    const gameFrames = (entries: StreamedEntry[]) =>
+      entries.filter((entry) => entry.actor === 'game' && entry.event === 'game.frame');
+    let all: StreamedEntry[] = [];
+    while (gameFrames(all).length < FRAMES)
+      all = all.concat(await onGame.until((entry) => entry.actor === 'game'));
+    expect(gameFrames(all).every((entry) => entry.source === 'game frame' && entry.unsent === 0)).toBe(true);
+    const last = gameFrames(all).at(-1) as StreamedEntry;
+
+    // The page on the veto: the latest frame arrives (when its turn comes), and each entry sent
+    // counts the ones before it that were not: nothing is hidden.
+    const thinned = gameFrames(await onVeto.until((entry) => entry.seq === last.seq));
+    expect(thinned.reduce((sum, entry) => sum + 1 + entry.unsent, 0)).toBe(FRAMES);
+    // Forty frames in far less than ten seconds: at most a few a second went out.
+    expect(thinned.length).toBeLessThan(FRAMES / 2);
+
+    // A page opening later on the veto gets the kept timeline thinned the same way; on the game, all.
+    const lateVeto = await openStream(server, cookie, 'vetoSession');
+    const lateHello = await lateVeto.next();
+    if (lateHello.type !== 'hello') throw new Error('the stream starts with hello');
+    const kept = gameFrames(lateHello.timeline);
+    expect(kept.reduce((sum, entry) => sum + 1 + entry.unsent, 0)).toBe(FRAMES);
+    expect(kept.at(-1)?.seq).toBe(last.seq);
+    const lateGame = await openStream(server, cookie, 'game');
+    const fullHello = await lateGame.next();
+    if (fullHello.type !== 'hello') throw new Error('the stream starts with hello');
+    expect(gameFrames(fullHello.timeline)).toHaveLength(FRAMES);
+    for (const stream of [onGame, onVeto, lateVeto, lateGame]) stream.close();
+  });
+
+  it('refuses a stream for an unknown actor in the envelope, and watches nothing for it', async () => {
+    const server = await build();
+    const { cookie } = await panelApi(server);
+    const response = await fetch(`${server.applicationUrl}/api/panel/machines/stream?focus=nobody`, {
+      headers: { cookie },
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ ok: false, error: 'not_found' });
+    expect(requestChannel.hasSubscribers).toBe(false);
   });
 
   it('shows the context on demand with secrets redacted', async () => {

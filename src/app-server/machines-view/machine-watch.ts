@@ -5,11 +5,12 @@
  * watches, nothing is inspected: XState builds no inspection event for a system without observers,
  * and Fastify's diagnostics channel has no subscriber.
  */
-import type { ActorRefLike, InspectionEvent } from 'xstate';
+import { dequal } from 'dequal';
+import type { ActorRefLike, AnyTransitionDefinition, InspectionEvent } from 'xstate';
 import { ACTOR_KEYS, type ActorKey, type HudSystem } from '../../core/hud-system.ts';
 import { currentEventSource, hearRequests } from '../../http/event-source.ts';
-import { transitionIdOf } from '../../inspector/statechart-graph.ts';
 import { safePreview } from '../../inspector/redaction.ts';
+import { transitionIdOf } from '../../inspector/statechart-graph.ts';
 import type { ActorNow, EventSource, TimelineEntry } from '../../protocol/machines-view.ts';
 
 export type WatchedSystem = Pick<HudSystem, 'inspect' | 'keyOf' | 'actor'>;
@@ -40,19 +41,89 @@ export function activePaths(value: unknown): string[] {
 interface Origin {
   source: EventSource;
   from: string | null;
+  /** Sent while a game frame was handled: the frame itself, or what an actor sent on hearing it. */
+  byFrame: boolean;
+}
+
+/**
+ * One event an actor received, as recorded. Cheap to record (references only): the payload's preview,
+ * the state paths and the transition ids are worked out the first time a page is sent the entry, so
+ * the game-frame entries a page does not see (src/app-server/machines-view/thinning.ts) cost little.
+ */
+export class Recorded {
+  readonly seq: number;
+  readonly at: number;
+  readonly actor: ActorKey;
+  /** Whether the actor's state value differs from its previous entry's (not only its context). */
+  readonly moved: boolean;
+  readonly byFrame: boolean;
+  readonly #event: { type: string };
+  readonly #origin: Origin;
+  readonly #value: unknown;
+  readonly #transitions: readonly AnyTransitionDefinition[];
+  readonly #changed: boolean;
+  #entry: TimelineEntry | null = null;
+  #json: string | null = null;
+
+  constructor(
+    seq: number,
+    actor: ActorKey,
+    event: { type: string },
+    origin: Origin,
+    value: unknown,
+    transitions: readonly AnyTransitionDefinition[],
+    changed: boolean,
+    moved: boolean,
+  ) {
+    this.seq = seq;
+    this.at = Date.now();
+    this.actor = actor;
+    this.#event = event;
+    this.#origin = origin;
+    this.#value = value;
+    this.#transitions = transitions;
+    this.#changed = changed;
+    this.moved = moved;
+    this.byFrame = origin.byFrame;
+  }
+
+  get entry(): TimelineEntry {
+    if (this.#entry === null) {
+      const { type, ...payload } = this.#event;
+      this.#entry = {
+        seq: this.seq,
+        at: this.at,
+        actor: this.actor,
+        event: type,
+        payload: safePreview(payload),
+        source: this.#origin.source,
+        from: this.#origin.from,
+        active: activePaths(this.#value),
+        transitions: this.#transitions.map(transitionIdOf),
+        changed: this.#changed,
+      };
+    }
+    return this.#entry;
+  }
+
+  /** The entry as JSON, made once for every page that is sent it. */
+  get json(): string {
+    this.#json ??= JSON.stringify(this.entry);
+    return this.#json;
+  }
 }
 
 export class MachineWatch {
   readonly #hud: WatchedSystem;
-  readonly #watchers = new Set<(entry: TimelineEntry) => void>();
-  #timelines = new Map<ActorKey, TimelineEntry[]>();
+  readonly #watchers = new Set<(record: Recorded) => void>();
+  #timelines = new Map<ActorKey, Recorded[]>();
   #seq = 0;
   #stop: (() => void) | null = null;
   /** Where each event came from, noted when it is sent, read when the receiver's snapshot follows. */
   #origins = new WeakMap<object, Origin>();
   /** The transitions an actor took since its last snapshot (one macrostep). */
-  #taken = new Map<ActorRefLike, string[]>();
-  #last = new WeakMap<ActorRefLike, unknown>();
+  #taken = new Map<ActorRefLike, AnyTransitionDefinition[]>();
+  #last = new WeakMap<ActorRefLike, { value?: unknown }>();
 
   constructor(hud: WatchedSystem) {
     this.#hud = hud;
@@ -62,19 +133,19 @@ export class MachineWatch {
     return this.#watchers.size;
   }
 
-  /** Each actor's states now, and the entries kept so far. */
-  now(): { actors: ActorNow[]; timeline: TimelineEntry[] } {
+  /** Each actor's states now, and the events kept so far, oldest first. */
+  now(): { actors: ActorNow[]; records: Recorded[] } {
     return {
       actors: ACTOR_KEYS.map((actor) => ({
         actor,
         active: activePaths(this.#hud.actor(actor).getSnapshot().value),
       })),
-      timeline: [...this.#timelines.values()].flat().sort((a, b) => a.seq - b.seq),
+      records: [...this.#timelines.values()].flat().sort((a, b) => a.seq - b.seq),
     };
   }
 
   /** Starts inspecting with the first watcher; the returned function stops watching. */
-  watch(listener: (entry: TimelineEntry) => void): () => void {
+  watch(listener: (record: Recorded) => void): () => void {
     this.#watchers.add(listener);
     if (this.#stop === null) {
       for (const key of ACTOR_KEYS) {
@@ -108,49 +179,50 @@ export class MachineWatch {
         );
         return;
       case '@xstate.microstep': {
-        const taken = this.#taken.get(receiver) ?? [];
-        for (const transition of inspection._transitions) taken.push(transitionIdOf(transition));
-        this.#taken.set(receiver, taken);
+        const taken = this.#taken.get(receiver);
+        if (taken) taken.push(...inspection._transitions);
+        else this.#taken.set(receiver, [...inspection._transitions]);
         return;
       }
       case '@xstate.snapshot':
-        this.#record(key, receiver, inspection.event, inspection.snapshot);
+        this.#record(key, receiver, inspection.event, inspection.snapshot as { value?: unknown });
         return;
     }
   }
 
   #originOf(sender: ActorRefLike | undefined, receiver: ActorRefLike, type: string): Origin {
-    if (sender === undefined) return { source: currentEventSource() ?? 'service', from: null };
+    const current = currentEventSource();
+    const byFrame = current === 'game frame';
+    if (sender === undefined) return { source: current ?? 'service', from: null, byFrame };
     const name = this.#hud.keyOf(sender) ?? (sender as { id?: string }).id ?? null;
-    if (sender === receiver && type.startsWith('xstate.after.')) return { source: 'timer', from: name };
-    return { source: 'actor', from: name };
+    if (sender === receiver && type.startsWith('xstate.after.'))
+      return { source: 'timer', from: name, byFrame };
+    return { source: 'actor', from: name, byFrame };
   }
 
-  #record(actor: ActorKey, ref: ActorRefLike, event: { type: string }, snapshot: unknown): void {
-    const origin = this.#origins.get(event) ?? { source: 'service', from: null };
-    const { type, ...payload } = event;
-    const changed = this.#last.get(ref) !== snapshot;
+  #record(actor: ActorKey, ref: ActorRefLike, event: { type: string }, snapshot: { value?: unknown }): void {
+    const origin = this.#origins.get(event) ?? { source: 'service', from: null, byFrame: false };
+    const last = this.#last.get(ref);
     this.#last.set(ref, snapshot);
-    const entry: TimelineEntry = {
-      seq: ++this.#seq,
-      at: Date.now(),
+    const moved = last === undefined || !dequal(last.value, snapshot.value);
+    const record = new Recorded(
+      ++this.#seq,
       actor,
-      event: type,
-      payload: safePreview(payload),
-      source: origin.source,
-      from: origin.from,
-      active: activePaths((snapshot as { value?: unknown }).value),
-      transitions: this.#taken.get(ref) ?? [],
-      changed,
-    };
+      event,
+      origin,
+      snapshot.value,
+      this.#taken.get(ref) ?? [],
+      last !== snapshot,
+      moved,
+    );
     this.#taken.delete(ref);
     const timeline = this.#timelines.get(actor) ?? [];
-    timeline.push(entry);
+    timeline.push(record);
     // Cut in steps, not at every entry.
     this.#timelines.set(
       actor,
       timeline.length > TIMELINE_LENGTH * 2 ? timeline.slice(-TIMELINE_LENGTH) : timeline,
     );
-    for (const watcher of this.#watchers) watcher(entry);
+    for (const watcher of this.#watchers) watcher(record);
   }
 }

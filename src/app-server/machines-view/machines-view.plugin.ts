@@ -12,8 +12,8 @@ import type { AnyStateMachine } from 'xstate';
 import { SYSTEM_ID } from '../../../machines/system-ids.ts';
 import { ACTOR_KEYS, type ActorKey } from '../../core/hud-system.ts';
 import { sendError } from '../../http/error-envelope.ts';
-import { statechartOf } from '../../inspector/statechart-graph.ts';
 import { safePreview } from '../../inspector/redaction.ts';
+import { statechartOf } from '../../inspector/statechart-graph.ts';
 import { ServiceError } from '../../protocol/errors.ts';
 import { answers, okAnswer } from '../../protocol/http-answers.ts';
 import {
@@ -23,8 +23,14 @@ import {
   MACHINES_PAGE,
   type MachinesStreamMessage,
 } from '../../protocol/machines-view.ts';
+import {
+  type StreamedEntry,
+  StreamQuerySchema,
+  THINNED_PER_SECOND,
+} from '../../protocol/machines-view-stream.ts';
 import { layoutStatechart, type StatechartLayout } from './chart-layout.ts';
-import { MachineWatch, type WatchedSystem } from './machine-watch.ts';
+import { MachineWatch, type Recorded, type WatchedSystem } from './machine-watch.ts';
+import { StreamThinner } from './thinning.ts';
 
 export interface MachinesViewOptions {
   hud: WatchedSystem;
@@ -52,8 +58,6 @@ const machinesView: FastifyPluginAsyncTypebox<MachinesViewOptions> = async (app,
   const watch = new MachineWatch(hud);
   // Laid out on first request, once per machine (the four panels share one): ELK takes 0.1-0.3 s each.
   const layouts = new WeakMap<AnyStateMachine, Promise<StatechartLayout>>();
-  const streams = new Set<FastifyReply['raw']>();
-  let stopWatching: (() => void) | null = null;
 
   const machineOf = (actor: ActorKey): AnyStateMachine => {
     const logic = (hud.actor(actor) as unknown as { logic: AnyStateMachine }).logic;
@@ -63,19 +67,26 @@ const machinesView: FastifyPluginAsyncTypebox<MachinesViewOptions> = async (app,
     if ((ACTOR_KEYS as readonly string[]).includes(name)) return name as ActorKey;
     throw new ServiceError('not_found', `no actor "${name}": the actors are ${VIEW_ORDER.join(', ')}`);
   };
+  /** Each open page: its socket, what it is sent of the timeline, and what waits for the next write. */
+  interface Stream {
+    raw: FastifyReply['raw'];
+    thinner: StreamThinner;
+    pending: string[];
+  }
+  const streams = new Set<Stream>();
+  let stopWatching: (() => void) | null = null;
+
   // Entries of one burst (a game frame reaches several actors) go out in one write per page.
-  let pending: string[] = [];
-  const flush = () => {
-    const text = pending.join('');
-    pending = [];
-    for (const stream of streams) {
-      if (stream.writableLength > STREAM_BACKLOG_BYTES) stream.end();
-      else stream.write(text);
-    }
+  const flush = (stream: Stream) => {
+    const text = stream.pending.join('');
+    stream.pending = [];
+    if (stream.raw.writableLength > STREAM_BACKLOG_BYTES) stream.raw.end();
+    else stream.raw.write(text);
   };
-  const broadcast = (message: MachinesStreamMessage) => {
-    // Serialised once for every page.
-    if (pending.push(`data: ${JSON.stringify(message)}\n\n`) === 1) setImmediate(flush);
+  const enqueue = (stream: Stream, record: Recorded, unsent: number) => {
+    // The entry's JSON is made once for every page; only the count differs from page to page.
+    const message = `data: {"type":"entry","entry":${record.json.slice(0, -1)},"unsent":${unsent}}}\n\n`;
+    if (stream.pending.push(message) === 1) setImmediate(() => flush(stream));
   };
 
   app.get(
@@ -137,21 +148,44 @@ const machinesView: FastifyPluginAsyncTypebox<MachinesViewOptions> = async (app,
 
   // Server-sent events rather than the page WebSocket: the view's stream exists only while a page
   // has it open, and the hub's revisions and the WebSocket's messages stay as they are.
-  app.get(`${MACHINES_API}/stream`, (_request, reply) => {
+  app.get(`${MACHINES_API}/stream`, { schema: { querystring: StreamQuerySchema } }, (request, reply) => {
+    const focus = request.query.focus === undefined ? null : actorOf(request.query.focus);
     reply.hijack();
-    const stream = reply.raw;
-    stream.writeHead(200, {
+    const raw = reply.raw;
+    raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
     });
-    if (streams.size === 0) stopWatching = watch.watch((entry) => broadcast({ type: 'entry', entry }));
-    streams.add(stream);
-    stream.write(
-      `data: ${JSON.stringify({ type: 'hello', ...watch.now() } satisfies MachinesStreamMessage)}\n\n`,
+    if (streams.size === 0) {
+      stopWatching = watch.watch((record) => {
+        for (const stream of streams) stream.thinner.offer(record);
+      });
+    }
+    // The kept timeline goes through the page's thinner too: `hello` carries what it would have been sent.
+    const kept: StreamedEntry[] = [];
+    const thinner = new StreamThinner(focus, THINNED_PER_SECOND, (record, unsent) =>
+      kept.push({ ...record.entry, unsent }),
     );
-    stream.on('close', () => {
+    const { actors, records } = watch.now();
+    for (const record of records) thinner.offer(record);
+    thinner.drain();
+    kept.sort((a, b) => a.seq - b.seq);
+    const stream: Stream = {
+      raw,
+      thinner: new StreamThinner(focus, THINNED_PER_SECOND, (record, unsent) =>
+        enqueue(stream, record, unsent),
+      ),
+      pending: [],
+    };
+    stream.thinner.live();
+    streams.add(stream);
+    raw.write(
+      `data: ${JSON.stringify({ type: 'hello', actors, timeline: kept } satisfies MachinesStreamMessage)}\n\n`,
+    );
+    raw.on('close', () => {
       streams.delete(stream);
+      stream.thinner.close();
       if (streams.size === 0) {
         stopWatching?.();
         stopWatching = null;
@@ -168,7 +202,7 @@ const machinesView: FastifyPluginAsyncTypebox<MachinesViewOptions> = async (app,
   });
 
   app.addHook('preClose', async () => {
-    for (const stream of streams) stream.end();
+    for (const stream of streams) stream.raw.end();
   });
 };
 

@@ -3,9 +3,10 @@
  * the timeline, pause and replay. The stream is open only while a view is on screen (`openStream`
  * returns its close), so the server inspects nothing while no one looks.
  */
-import { computed, signal } from '@preact/signals';
-import type { ChartLayout, MachinesStreamMessage, TimelineEntry } from '../../protocol/machines-view.ts';
+import { batch, computed, effect, signal, untracked } from '@preact/signals';
+import type { ChartLayout } from '../../protocol/machines-view.ts';
 import { MACHINES_API } from '../../protocol/machines-view.ts';
+import type { StreamedEntry, StreamedMessage } from '../../protocol/machines-view-stream.ts';
 import { request } from '../operator/api.ts';
 
 export interface ActorInfo {
@@ -25,9 +26,9 @@ export const chartError = signal<string | null>(null);
 /** Each actor's active state paths now. */
 export const activeNow = signal<Record<string, string[]>>({});
 /** Each actor's entries, oldest first. */
-export const entriesOf = signal<Record<string, TimelineEntry[]>>({});
+export const entriesOf = signal<Record<string, StreamedEntry[]>>({});
 /** What the timeline lists: frozen while paused. */
-export const timeline = signal<TimelineEntry[]>([]);
+export const timeline = signal<StreamedEntry[]>([]);
 export const paused = signal(false);
 export const onlySelected = signal(false);
 export const link = signal<'connecting' | 'live' | 'closed' | 'signed-out'>('connecting');
@@ -35,7 +36,7 @@ export const link = signal<'connecting' | 'live' | 'closed' | 'signed-out'>('con
 export const replayAt = signal<number | null>(null);
 export const context = signal<{ actor: string; text: string } | null>(null);
 
-let all: TimelineEntry[] = [];
+let all: StreamedEntry[] = [];
 
 export const selectedEntries = computed(() => entriesOf.value[selected.value] ?? []);
 
@@ -56,16 +57,41 @@ export const shown = computed(() => {
   };
 });
 
-function add(entry: TimelineEntry): void {
-  const kept = entriesOf.value[entry.actor] ?? [];
-  const next = [...kept, entry];
-  entriesOf.value = {
-    ...entriesOf.value,
-    [entry.actor]: next.length > KEPT_PER_ACTOR ? next.slice(-KEPT_PER_ACTOR) : next,
-  };
-  activeNow.value = { ...activeNow.value, [entry.actor]: entry.active };
-  all.push(entry);
+/**
+ * Applies what arrived since the last animation frame in one go: one copy of the maps, one render.
+ * An entry the server held back (thinned) arrives after later ones of other actors: placed by `seq`.
+ */
+function apply(messages: StreamedMessage[]): void {
+  let entries = { ...entriesOf.value };
+  let active = { ...activeNow.value };
+  const copied = new Set<string>();
+  for (const message of messages) {
+    if (message.type === 'hello') {
+      all = [];
+      entries = {};
+      copied.clear();
+      active = Object.fromEntries(message.actors.map((actor) => [actor.actor, actor.active]));
+    }
+    for (const entry of message.type === 'hello' ? message.timeline : [message.entry]) {
+      if (!copied.has(entry.actor)) {
+        entries[entry.actor] = [...(entries[entry.actor] ?? [])];
+        copied.add(entry.actor);
+      }
+      const kept = entries[entry.actor] as StreamedEntry[];
+      kept.push(entry);
+      if (kept.length > KEPT_PER_ACTOR * 1.25) kept.splice(0, kept.length - KEPT_PER_ACTOR);
+      active[entry.actor] = entry.active;
+      let at = all.length;
+      while (at > 0 && (all[at - 1] as StreamedEntry).seq > entry.seq) at--;
+      all.splice(at, 0, entry);
+    }
+  }
   if (all.length > SHOWN_ENTRIES * 4) all = all.slice(-SHOWN_ENTRIES);
+  batch(() => {
+    entriesOf.value = entries;
+    activeNow.value = active;
+    refreshTimeline();
+  });
 }
 
 export function refreshTimeline(): void {
@@ -77,16 +103,17 @@ export function setPaused(value: boolean): void {
   refreshTimeline();
 }
 
-function receive(message: MachinesStreamMessage): void {
-  if (message.type === 'hello') {
-    all = [];
-    entriesOf.value = {};
-    activeNow.value = Object.fromEntries(message.actors.map((actor) => [actor.actor, actor.active]));
-    for (const entry of message.timeline) add(entry);
-  } else {
-    add(message.entry);
-  }
-  refreshTimeline();
+let queued: StreamedMessage[] = [];
+const drain = () => {
+  const messages = queued;
+  queued = [];
+  if (messages.length > 0) apply(messages);
+};
+
+/** Coalesced per animation frame; a hidden page (no frames) applies them in bulk instead. */
+function receive(message: StreamedMessage): void {
+  if (queued.push(message) === 1) requestAnimationFrame(drain);
+  else if (queued.length >= 1000) drain();
 }
 
 export async function loadActors(): Promise<void> {
@@ -136,22 +163,53 @@ export function replay(index: number | null): void {
   replayAt.value = index;
 }
 
-/** Opens the live stream; the returned function closes it (the server stops inspecting with the last one). */
+/**
+ * Opens the live stream for the selected actor and follows the selection; the returned function
+ * closes it (the server stops inspecting with the last one). The server sends every entry of the
+ * actor in focus and thins the game-frame entries of the others (`unsent` says how many), so a new
+ * selection opens a new stream; the old one closes once the new one's `hello` has arrived, so the
+ * server never stops watching in between.
+ */
 export function openStream(): () => void {
-  link.value = 'connecting';
-  const source = new EventSource(`${MACHINES_API}/stream`);
-  source.onopen = () => {
-    link.value = 'live';
+  let source: EventSource | null = null;
+  /** Streams of earlier selections, closed once the current one is up (or has failed). */
+  let retiring: EventSource[] = [];
+  const retire = () => {
+    for (const old of retiring) old.close();
+    retiring = [];
   };
-  source.onmessage = (message: MessageEvent<string>) => {
-    receive(JSON.parse(message.data) as MachinesStreamMessage);
+  const open = (focus: string) => {
+    if (source) retiring.push(source);
+    const next = new EventSource(`${MACHINES_API}/stream?focus=${encodeURIComponent(focus)}`);
+    source = next;
+    link.value = 'connecting';
+    next.onopen = () => {
+      if (source === next) link.value = 'live';
+    };
+    next.onmessage = (message: MessageEvent<string>) => {
+      if (source !== next) return;
+      const parsed = JSON.parse(message.data) as StreamedMessage;
+      if (parsed.type === 'hello') retire();
+      receive(parsed);
+    };
+    next.onerror = () => {
+      if (source !== next) return;
+      retire();
+      // EventSource reconnects by itself after a drop; it gives up (CLOSED) on a refusal such as 401.
+      if (next.readyState === EventSource.CLOSED) {
+        link.value = 'closed';
+        void loadActors();
+      } else link.value = 'connecting';
+    };
   };
-  source.onerror = () => {
-    // EventSource reconnects by itself after a drop; it gives up (CLOSED) on a refusal such as 401.
-    if (source.readyState === EventSource.CLOSED) {
-      link.value = 'closed';
-      void loadActors();
-    } else link.value = 'connecting';
+  const stop = effect(() => {
+    const focus = selected.value;
+    untracked(() => open(focus));
+  });
+  return () => {
+    stop();
+    retire();
+    source?.close();
+    source = null;
   };
-  return () => source.close();
 }

@@ -4,7 +4,7 @@
  * operator app's Machines tab and alone on /machines. Read-only: it sends no command.
  */
 import { useEffect } from 'preact/hooks';
-import type { TimelineEntry } from '../../protocol/machines-view.ts';
+import type { StreamedEntry } from '../../protocol/machines-view-stream.ts';
 import { Chart } from './chart.tsx';
 import {
   actors,
@@ -137,7 +137,7 @@ function ChartPanel() {
   );
 }
 
-function Entry({ entry }: { entry: TimelineEntry }) {
+function Entry({ entry }: { entry: StreamedEntry }) {
   const mine = entry.actor === selected.value;
   const index = mine ? selectedEntries.value.indexOf(entry) : -1;
   return (
@@ -159,6 +159,13 @@ function Entry({ entry }: { entry: TimelineEntry }) {
       <code class="machines-entry__payload" title={payloadText(entry.payload)}>
         {payloadText(entry.payload)}
       </code>
+      {entry.unsent > 0 ? (
+        // Thinned by the server while this actor is not the one shown: counted, not hidden.
+        <span class="machines-entry__unsent" data-unsent={entry.unsent}>
+          {entry.unsent} more {entry.actor} {entry.unsent === 1 ? 'event' : 'events'} from game frames since
+          the one before, not sent here: choose {entry.actor} to see every one
+        </span>
+      ) : null}
       {mine && index >= 0 ? (
         <button type="button" class="btn btn--small btn--plain" onClick={() => replay(index)}>
           Chart at this step
