@@ -35,7 +35,7 @@ export interface NetconSocketOptions {
   connectTimeoutMs?: number;
 }
 
-/** The console actor: each cut names the dialect of the game that sent the frames (CS2 or CS:GO). */
+/** The console actor: each cut names its strategy (machines/observer-strategies.ts), turned into checked lines here. */
 export function createNetconSocket(options: NetconSocketOptions) {
   const timeoutMs = options.connectTimeoutMs ?? NETCON_CONNECT_TIMEOUT_MS;
   return fromCallback<NetconCommand, NetconSocketInput>(({ input, sendBack, receive }) => {
@@ -105,13 +105,17 @@ export function createNetconSocket(options: NetconSocketOptions) {
     };
 
     receive((command) => {
+      if (command.type === 'netcon.release') {
+        if (locked && write(RELEASE_LINE)) locked = false;
+        return;
+      }
       if (command.type !== 'netcon.cut') return;
-      const lines = typeof command.steamid === 'string' ? cutLines(command.steamid, command.dialect) : null;
+      const lines = cutLines(command.strategy, { steamid: command.steamid, name: command.name });
       if (!lines) {
         options.onRefused?.(String(command.steamid));
         return;
       }
-      for (const line of lines) if (write(line)) locked = true;
+      for (const line of lines) if (write(line) && line.startsWith('spec_lock_to_accountid ')) locked = true;
     });
 
     return () => {

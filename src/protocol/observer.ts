@@ -18,7 +18,12 @@ export const OBSERVER_LINK_REASONS = [
   'closed',
 ] as const satisfies readonly LinkReason[];
 
-const CAMERA_FOLLOWS = ['pending', 'following', 'ignored'] as const satisfies readonly CameraFollow[];
+const CAMERA_FOLLOWS = [
+  'pending',
+  'following',
+  'ignored',
+  'moved_away',
+] as const satisfies readonly CameraFollow[];
 
 export const OBSERVER_CONNECTIONS = ['off', 'connecting', 'connected', 'disconnected'] as const;
 

@@ -15,7 +15,7 @@ import {
 import type { DirectorFrame } from '../../machines/observer-director.ts';
 import { observerViewOf } from '../../src/core/views.ts';
 import { toDirectorFrame } from '../../src/observer/director-frame.ts';
-import { accountIdOf } from '../../src/observer/netcon-lines.ts';
+import { accountIdOf, isAllowedLine } from '../../src/observer/netcon-lines.ts';
 import { createObserverLive } from '../../src/observer/netcon-socket.ts';
 import { ConsoleStandIn } from '../helpers/console-stand-in.ts';
 import { BOTS_DUST2, type Frame, fixture, ROUND_SEQUENCE } from '../helpers/gsi.ts';
@@ -94,7 +94,8 @@ describe('the observer on a real TCP console', () => {
 
     const planting = frames[2] as DirectorFrame;
     expect(planting.bomb).toMatchObject({ state: 'planting', steamid: BIG_DADDY });
-    const expected = `spec_lock_to_accountid ${accountIdOf(BIG_DADDY)}`;
+    // The first strategy tried in CS2: by name (docs/observer.md, "Cut strategies").
+    const expected = 'spec_player "Big Daddy"';
     const sentAt = performance.now();
     actor.send({ type: 'observer.frame', dialect: 'cs2', frame: planting });
     await until(() => standIn.lines.at(-1) === expected, 1_000, expected);
@@ -103,22 +104,25 @@ describe('the observer on a real TCP console', () => {
     expect(latency).toBeLessThan(1_000);
     expect(status().suggestion).toMatchObject({ name: 'Big Daddy', reason: 'planting' });
 
+    expect(standIn.lines.slice(-2)).toEqual(['spec_autodirector 0', expected]);
     await replay(actor, frames.slice(3));
-    // One line per cut, each a whitelisted command for a player who was alive at that moment.
-    expect(standIn.lines).toEqual(
-      status().cuts.map((cut) => `spec_lock_to_accountid ${accountIdOf(cut.steamid)}`),
-    );
-    expect(standIn.lines.every((line) => LINE.test(line))).toBe(true);
+    // Every line a whitelisted command; the cuts sent are recorded with their strategy.
+    expect(standIn.lines.every(isAllowedLine)).toBe(true);
+    expect(
+      status()
+        .cuts.filter((cut) => cut.sent)
+        .every((cut) => cut.strategy !== null),
+    ).toBe(true);
     expect(standIn.connections).toBe(1);
   });
 
-  it('suggest mode suggests but never touches the game', async () => {
+  it('suggest mode connects (so "connected" shows before going live) but sends nothing', async () => {
     const { actor, standIn, status } = await startObserver({ ...AUTO, mode: 'suggest' });
+    await until(() => status().link.status === 'connected', 2_000, 'the link');
     await replay(actor, await roundFrames());
-    await sleep(200);
     expect(status().suggestion).not.toBeNull();
     expect(status().cuts.length).toBeGreaterThan(1);
-    expect(standIn.connections).toBe(0);
+    expect(standIn.connections).toBe(1);
     expect(standIn.raw).toBe('');
   });
 
@@ -143,7 +147,7 @@ describe('the observer on a real TCP console', () => {
     await until(() => status().link.status === 'connected', 2_000, 'the link');
     const frames = await roundFrames();
     await replay(actor, frames.slice(0, 3));
-    const planter = `spec_lock_to_accountid ${accountIdOf(BIG_DADDY)}`;
+    const planter = 'spec_player "Big Daddy"';
     await until(() => standIn.lines.at(-1) === planter, 1_000, 'the cut');
 
     const port = standIn.port;
@@ -158,8 +162,8 @@ describe('the observer on a real TCP console', () => {
     await standIn.listen(port);
     await until(() => status().link.status === 'connected', 6_000, 'the link to come back');
     // The camera target is sent again on the new connection.
-    await until(() => standIn.lines.length > 0, 1_000, 'the resent cut');
-    expect(standIn.lines).toEqual([planter]);
+    await until(() => standIn.lines.length > 1, 1_000, 'the resent cut');
+    expect(standIn.lines.slice(0, 2)).toEqual(['spec_autodirector 0', planter]);
   });
 
   it('a player whose name holds quotes, semicolons and a newline cannot make the console receive anything else', async () => {
@@ -184,22 +188,29 @@ describe('the observer on a real TCP console', () => {
     delete hostile.allplayers['76561197960265736'];
     hostile.bomb = { ...hostile.bomb, state: 'planting', player: '76561197960265732' };
 
-    actor.send({ type: 'observer.frame', dialect: 'cs2', frame: toDirectorFrame(hostile, { now: 0, hudSlot }) });
+    actor.send({
+      type: 'observer.frame',
+      dialect: 'cs2',
+      frame: toDirectorFrame(hostile, { now: 0, hudSlot }),
+    });
     await until(() => standIn.lines.length === 1, 1_000, 'the cut to the planter');
     expect(standIn.lines).toEqual([`spec_lock_to_accountid ${accountIdOf('76561197960265732')}`]);
 
     // DERIVED: the fake-SteamID player starts defusing: the director suggests him, the link sends nothing.
     const defuse = structuredClone(hostile);
     defuse.bomb = { state: 'defusing', player: fake };
-    actor.send({ type: 'observer.frame', dialect: 'cs2', frame: toDirectorFrame(defuse, { now: 5_000, hudSlot }) });
+    actor.send({
+      type: 'observer.frame',
+      dialect: 'cs2',
+      frame: toDirectorFrame(defuse, { now: 5_000, hudSlot }),
+    });
     await sleep(300);
     expect(status().suggestion?.steamid).toBe(fake);
     expect(standIn.lines).toHaveLength(1);
 
-    // Leaving auto hands the camera back: the lock is released.
+    // Leaving auto hands the camera back: the lock is released (the link stays for suggest).
     actor.send({ type: 'observer.configure', changes: { mode: 'suggest' } });
-    await until(() => standIn.open === 0, 1_000, 'the link to close');
-    expect(standIn.lines.at(-1)).toBe('spec_lock_to_accountid 0');
+    await until(() => standIn.lines.at(-1) === 'spec_lock_to_accountid 0', 1_000, 'the release');
     expect(standIn.lines.every((line) => LINE.test(line))).toBe(true);
     // Only letters, digits, underscores, spaces and newlines ever reached the console.
     expect(standIn.raw).toMatch(/^[a-z_0-9 \n]*$/);
@@ -225,7 +236,8 @@ describe('the link holds no more than the console deserves', () => {
     const actor = createActor(createObserverLive({}), { input });
     actor.start();
     actor.send({ type: 'observer.subscription', active: true });
-    // A camera target, so every new link locks the camera and every change releases it first.
+    // The lock strategy, so every new link locks the camera and every change releases it first.
+    actor.send({ type: 'observer.pin', strategy: 'lock' });
     actor.send({ type: 'observer.frame', dialect: 'cs2', frame: (await roundFrames())[0] as DirectorFrame });
     const target = observerStatusOf(actor.getSnapshot()).suggestion?.steamid as string;
     const lock = `spec_lock_to_accountid ${accountIdOf(target)}`;
@@ -243,10 +255,12 @@ describe('the link holds no more than the console deserves', () => {
     expect(first.open + second.open).toBe(changes + 1);
     await until(async () => (await held()) === 1, 5_000, 'the sockets of the old links to close');
 
-    actor.send({ type: 'observer.configure', changes: { mode: 'suggest' } });
-    await until(async () => (await held()) === 0, 5_000, 'the link to close when auto mode ends');
-    actor.send({ type: 'observer.configure', changes: { mode: 'auto' } });
-    await until(async () => (await held()) === 1, 2_000, 'the link in auto mode again');
+    actor.send({ type: 'observer.configure', changes: { enabled: false } });
+    await until(async () => (await held()) === 0, 5_000, 'the link to close when the observer is off');
+    actor.send({ type: 'observer.configure', changes: { enabled: true } });
+    await until(async () => (await held()) === 1, 2_000, 'the link when switched on again');
+    // Off forgets the suggestion: the next frame gives the camera its target again.
+    actor.send({ type: 'observer.frame', dialect: 'cs2', frame: (await roundFrames())[0] as DirectorFrame });
     await until(() => first.lines.at(-1) === lock, 2_000, 'the lock after auto mode again');
     actor.stop();
     await until(async () => (await held()) === 0, 5_000, 'the link to close when the service stops');

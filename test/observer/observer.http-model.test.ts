@@ -76,9 +76,10 @@ async function check(server: RunningServer, expected: ObserverSnapshot) {
     state,
     blockedBy: settings.enabled && !subscriptionActive ? 'no_subscription' : null,
   });
-  // The game is touched in auto mode only (nothing listens on 2121 here: it tries, never blocks).
-  if (state === 'auto') expect(observer.link.connection).not.toBe('off');
-  else expect(observer.link).toMatchObject({ connection: 'off', reason: 'not_auto' });
+  // The link is tried whenever the observer runs, suggest or auto, so "connected" shows before going
+  // live (nothing listens on 2121 here: it tries, never blocks); never while it is off.
+  if (state === 'disabled') expect(observer.link).toMatchObject({ connection: 'off', reason: 'not_auto' });
+  else expect(observer.link.connection).not.toBe('off');
   // One owner: the production event's smartObserver is the observer's settings.
   expect(server.service.hub.snapshots().observer.context.settings).toEqual(settings);
 }

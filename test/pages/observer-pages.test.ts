@@ -6,7 +6,6 @@
  */
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { accountIdOf } from '../../src/observer/netcon-lines.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command, get } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
@@ -66,7 +65,8 @@ describe.skipIf(!chromiumAvailable)('the observer pages in Chromium', () => {
     await page.getByRole('alert').filter({ hasText: 'local network' }).waitFor();
     await page.getByLabel('Console address (IP)').fill('127.0.0.1');
     await page.getByRole('button', { name: 'Save address' }).click();
-    await page.locator(`[data-observer-link="off"]`, { hasText: `127.0.0.1:${game.port}` }).waitFor();
+    // The link connects in suggest already: "connected" shows before going live.
+    await page.locator(`[data-observer-link="connected"]`, { hasText: `127.0.0.1:${game.port}` }).waitFor();
 
     await page.locator('select[data-setting="observer-mode"]').selectOption('auto');
     await page.locator('[data-observer-state="auto"]').waitFor();
@@ -76,7 +76,7 @@ describe.skipIf(!chromiumAvailable)('the observer pages in Chromium', () => {
     await page.locator('[data-card="observer-suggestion"] [data-suggestion-slot="8"]').waitFor();
     await page.locator('[data-suggestion-reason="planting"]').waitFor();
     await page.locator('[data-card="observer-cuts"] tr[data-cut-slot="8"][data-cut-sent="yes"]').waitFor();
-    expect(game.lines).toContain(`spec_lock_to_accountid ${accountIdOf(BIG_DADDY)}`);
+    expect(game.lines).toContain('spec_player "Big Daddy"');
     await page.screenshot({ path: `${SCREENSHOTS}observer-view.png`, fullPage: true });
 
     // The game quits: the link says why, in words.
