@@ -1,4 +1,5 @@
-import { assign, setup } from 'xstate';
+import { assign, enqueueActions, setup } from 'xstate';
+import { SYSTEM_ID } from './system-ids.ts';
 
 export interface ColorPreset {
   id: string;
@@ -47,7 +48,12 @@ export type HostEvent =
   | { type: 'host.roster'; roster: RosterEntry[] }
   | { type: 'host.mapFigures'; figures: MapFigures | null }
   | { type: 'host.gameReceiving'; receiving: boolean }
-  | { type: 'preset.apply'; presetId: string };
+  | { type: 'preset.apply'; presetId: string }
+  /** The last operator app page went: the window closes unless one comes back within the grace period. */
+  | { type: 'host.pagesGone' };
+
+/** After the last operator app page goes, the main window counts as closed this much later. */
+export const MAIN_WINDOW_GRACE_MS = 750;
 
 /** The same players in the same slots: a roster that is not new (game data asks before it sends one). */
 export const sameRoster = (a: readonly RosterEntry[], b: readonly RosterEntry[]) =>
@@ -63,6 +69,7 @@ const samePresets = (a: readonly ColorPreset[], b: readonly ColorPreset[]) =>
  */
 export const hostMachine = setup({
   types: {} as { context: HostInput; input: HostInput; events: HostEvent },
+  delays: { mainWindowGrace: MAIN_WINDOW_GRACE_MS },
   guards: {
     isWindowOpen: ({ context }) => context.mainWindowOpen,
     isWindowClosed: ({ context }) => !context.mainWindowOpen,
@@ -73,6 +80,12 @@ export const hostMachine = setup({
       (['mainWindowOpen', 'signedIn', 'subscriptionActive'] as const).some(
         (key) => event[key] !== undefined && event[key] !== context[key],
       ),
+    changesSubscription: ({ context, event }) =>
+      event.type === 'host.report' &&
+      event.subscriptionActive !== undefined &&
+      event.subscriptionActive !== context.subscriptionActive,
+    // A page came back (or the shell says the window is open) before the grace period ran out.
+    isWindowBack: ({ event }) => event.type === 'host.report' && event.mainWindowOpen === true,
     isNewRoster: ({ context, event }) =>
       event.type === 'host.roster' && !sameRoster(context.roster, event.roster),
     // Game data makes new figures only when a round is over: the same object is no change.
@@ -93,6 +106,15 @@ export const hostMachine = setup({
         signedIn: event.signedIn ?? context.signedIn,
         subscriptionActive: event.subscriptionActive ?? context.subscriptionActive,
       };
+    }),
+    closeWindow: assign({ mainWindowOpen: false, signedIn: false }),
+    // The observer follows the subscription (enabling it waits for one): it starts from the host's
+    // (machines/supervisor.machine.ts) and is told every change, by systemId. Alone (a test of this
+    // machine) there is no observer to tell.
+    tellObserver: enqueueActions(({ context, enqueue, system }) => {
+      const observer = system.get(SYSTEM_ID.observer);
+      const subscription = { type: 'observer.subscription', active: context.subscriptionActive } as const;
+      if (observer) enqueue.sendTo(observer, subscription);
     }),
     setRoster: assign({
       roster: ({ context, event }) => (event.type === 'host.roster' ? event.roster : context.roster),
@@ -118,7 +140,10 @@ export const hostMachine = setup({
   context: ({ input }) => input,
   initial: 'mainWindowClosed',
   on: {
-    'host.report': { guard: 'changesHost', actions: 'applyReport' },
+    'host.report': [
+      { guard: 'changesSubscription', actions: ['applyReport', 'tellObserver'] },
+      { guard: 'changesHost', actions: 'applyReport' },
+    ],
     'host.roster': { guard: 'isNewRoster', actions: 'setRoster' },
     'host.mapFigures': { guard: 'isNewMapFigures', actions: 'setMapFigures' },
     'host.gameReceiving': { guard: 'changesReceiving', actions: 'setGameReceiving' },
@@ -133,6 +158,7 @@ export const hostMachine = setup({
     mainWindowOpen: {
       initial: 'signedOut',
       always: { guard: 'isWindowClosed', target: 'mainWindowClosed' },
+      on: { 'host.pagesGone': '.closing' },
       states: {
         signedOut: {
           description: 'Open but not signed in: "Main window" commands still answer 503',
@@ -141,6 +167,12 @@ export const hostMachine = setup({
         ready: {
           description: 'Open and signed in: every command can run',
           always: { guard: 'isSignedOut', target: 'signedOut' },
+        },
+        closing: {
+          description:
+            'The last operator app page went: still open (a reload comes back at once); closed and signed out when none came back within the grace period',
+          after: { mainWindowGrace: { actions: 'closeWindow' } },
+          on: { 'host.report': { guard: 'isWindowBack', target: 'signedOut', actions: ['applyReport', 'tellObserver'] } },
         },
       },
     },

@@ -89,12 +89,17 @@ export const supervisorMachine = setup({
 
 /**
  * Each subsystem's input: its part of HudInput; the game's follows the host's "receiving" (nothing
- * of it is saved, and after a rollback the frames that were arriving still count).
+ * of it is saved, and after a rollback the frames that were arriving still count); the observer
+ * starts from the host's subscription, and the host tells it every change (machines/host.machine.ts).
  */
-type SubsystemInputs = Omit<HudInput, 'panels' | 'now'> & { game: GameInput };
+type SubsystemInputs = Omit<HudInput, 'panels' | 'now' | 'observer'> & {
+  game: GameInput;
+  observer: ObserverInput & { subscriptionActive: boolean };
+};
 const inputOf = (context: HudInput): SubsystemInputs => ({
   ...context,
   game: { receiving: context.host.gameReceiving },
+  observer: { ...context.observer, subscriptionActive: context.host.subscriptionActive },
 });
 
 // Each subsystem's input is its machine's input: fails to compile when they drift apart.

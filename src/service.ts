@@ -213,7 +213,6 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   }
 
   let stopObsLog = logObsConnection(hud.actor('obs'), logger);
-  let stopSubscription = observerFollowsSubscription(hud);
   // Revisions sent before a crash may be above the saved one: go on above every one of them.
   const lease = await RevisionLease.open(dataDir, saved?.revision ?? 0, logger, options.leaseBlock);
   const hub = new StateHub(hud, Math.max(saved?.revision ?? 0, lease.startAt), STORAGE_OK, (revision) =>
@@ -238,11 +237,9 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
         const { mainWindowOpen, signedIn, subscriptionActive, gameReceiving } = hud.snapshot('host').context;
         const liveHost = { mainWindowOpen, signedIn, subscriptionActive, gameReceiving };
         stopObsLog();
-        stopSubscription();
-        hub.restartActors(() => {
-          hud.restart(hudInputFrom(durable, settings.current().obs, liveHost, Date.now(), netconOverride));
-          stopSubscription = observerFollowsSubscription(hud);
-        });
+        hub.restartActors(() =>
+          hud.restart(hudInputFrom(durable, settings.current().obs, liveHost, Date.now(), netconOverride)),
+        );
         stopObsLog = logObsConnection(hud.actor('obs'), logger);
       },
       status: (status) => {
@@ -253,7 +250,6 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     });
   } catch (error) {
     stopObsLog();
-    stopSubscription();
     hub.close();
     hud.stop();
     await store.abandon();
@@ -351,7 +347,6 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       game.close();
       hub.close();
       stopObsLog();
-      stopSubscription();
       hud.stop();
       settings.close();
       secrets.close();
@@ -365,23 +360,6 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       }
     },
   };
-}
-
-/**
- * The host owns the subscription (the application shell or the operator app reports it); the
- * observer follows it, as it starts and on every change: enabling the observer waits for one.
- */
-function observerFollowsSubscription(hud: HudSystem): () => void {
-  // The host's subscribers hear every host event (two a game frame): only a change is passed on.
-  let last: boolean | null = null;
-  const follow = (active: boolean) => {
-    if (active === last) return;
-    last = active;
-    hud.send('observer', { type: 'observer.subscription', active });
-  };
-  follow(hud.snapshot('host').context.subscriptionActive);
-  const subscription = hud.actor('host').subscribe((snapshot) => follow(snapshot.context.subscriptionActive));
-  return () => subscription.unsubscribe();
 }
 
 /** The team logos, fetched once into the data directory's media store (docs/application.md, "Team logos"). */

@@ -1,16 +1,15 @@
-import type { HudSystem } from './hud-system.ts';
+import type { EventOf, HudSystem } from './hud-system.ts';
 
-/** After the last operator app page goes, the main window counts as closed this much later. */
-export const MAIN_WINDOW_GRACE_MS = 750;
+export { MAIN_WINDOW_GRACE_MS } from '../../machines/host.machine.ts';
 
 /**
  * The main window is the operator app: open and signed in while at least one signed-in operator
  * app page is connected. A reload (the page goes and comes back at once) does not flicker the
- * state: the window closes only when no page came back within MAIN_WINDOW_GRACE_MS.
+ * state: the host machine closes the window only when no page came back within its grace period
+ * (MAIN_WINDOW_GRACE_MS, an `after` of machines/host.machine.ts).
  */
 export class MainWindow {
   #pages = 0;
-  #closing: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly hud: HudSystem,
@@ -21,31 +20,26 @@ export class MainWindow {
   /** A signed-in operator app page connected; call the returned function when it goes. */
   attach(): () => void {
     this.#pages++;
-    clearTimeout(this.#closing);
-    this.#report(true);
+    this.#send({ type: 'host.report', mainWindowOpen: true, signedIn: true });
     let attached = true;
     return () => {
       if (!attached) return;
       attached = false;
       this.#pages--;
-      if (this.#pages > 0) return;
-      clearTimeout(this.#closing);
-      this.#closing = setTimeout(() => this.#report(false), MAIN_WINDOW_GRACE_MS);
+      if (this.#pages === 0) this.#send({ type: 'host.pagesGone' });
     };
   }
 
   /** The sign-in key changed: every page is signed out. */
   signOutAll(): void {
-    if (this.always) return;
-    this.hud.send('host', { type: 'host.report', signedIn: false, mainWindowOpen: this.#pages > 0 });
+    this.#send({ type: 'host.report', signedIn: false, mainWindowOpen: this.#pages > 0 });
   }
 
-  close(): void {
-    clearTimeout(this.#closing);
-  }
+  /** Nothing of its own to stop: the grace period is the host machine's and ends with it. */
+  close(): void {}
 
-  #report(open: boolean): void {
+  #send(event: EventOf<'host'>): void {
     if (this.always) return;
-    this.hud.send('host', { type: 'host.report', mainWindowOpen: open, signedIn: open });
+    this.hud.send('host', event);
   }
 }

@@ -4,7 +4,18 @@
  * badly, as a hostile console or a broken game would: never close its side, flood, or drop every
  * client at once.
  */
+import { EventEmitter, once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
+
+/**
+ * Which cut a stand-in game obeys, as a game build might (issue 32: no one knows which today's CS2
+ * takes): `name` moves on `spec_player "<name>"`; `name_lock` only on a choice by name followed by
+ * the lock on that player's account; `csgo` on `spec_player_by_accountid <id>`; `none` on nothing.
+ */
+export type Obeys = 'name' | 'name_lock' | 'csgo' | 'none';
+
+/** Whom the stand-in game shows, as the console named him. */
+export type Shown = { name: string } | { accountId: number } | null;
 
 export interface ConsoleBehaviour {
   /** false: never closes its side of a connection, not even after the observer's FIN. */
@@ -13,6 +24,8 @@ export interface ConsoleBehaviour {
   floods: boolean;
   /** Accepts a connection and closes it at once (a console that drops every client). */
   dropsAtOnce: boolean;
+  /** The cut this game obeys: `shown` follows it (the test's frames show that player). */
+  obeys: Obeys;
 }
 
 /** 64 KiB of console output in lines, what a flooding console writes again and again. */
@@ -29,9 +42,33 @@ export class ConsoleStandIn {
   private readonly sockets = new Set<Socket>();
   private readonly behaviour: ConsoleBehaviour;
   port = 0;
+  /** Whom the game shows now (null: what the frames showed before any cut it obeyed). */
+  shown: Shown = null;
+  /** The last choice by name, for a game that needs the lock after it. */
+  private chosen: string | null = null;
+  private readonly events = new EventEmitter();
 
   constructor(behaviour: Partial<ConsoleBehaviour> = {}) {
-    this.behaviour = { closes: true, floods: false, dropsAtOnce: false, ...behaviour };
+    this.behaviour = { closes: true, floods: false, dropsAtOnce: false, obeys: 'none', ...behaviour };
+  }
+
+  /** Resolves once `count` lines have arrived (a test awaits what it sent, no sleeping). */
+  async linesReceived(count: number): Promise<void> {
+    while (this.lines.length < count) await once(this.events, 'line');
+  }
+
+  private obey(line: string): void {
+    const named = /^spec_player "(.*)"$/.exec(line)?.[1];
+    const id = /^spec_(lock_to_accountid|player_by_accountid) ([0-9]+)$/.exec(line);
+    const obeys = this.behaviour.obeys;
+    if (named !== undefined) {
+      this.chosen = named;
+      if (obeys === 'name') this.shown = { name: named };
+    } else if (id && obeys === 'csgo' && id[1] === 'player_by_accountid') {
+      this.shown = { accountId: Number(id[2]) };
+    } else if (id && obeys === 'name_lock' && id[1] === 'lock_to_accountid' && id[2] !== '0' && this.chosen) {
+      this.shown = { name: this.chosen };
+    }
   }
 
   async listen(port = 0): Promise<number> {
@@ -53,7 +90,10 @@ export class ConsoleStandIn {
         buffer += chunk;
         let newline = buffer.indexOf('\n');
         while (newline !== -1) {
-          this.lines.push(buffer.slice(0, newline));
+          const line = buffer.slice(0, newline);
+          this.lines.push(line);
+          this.obey(line);
+          this.events.emit('line');
           buffer = buffer.slice(newline + 1);
           newline = buffer.indexOf('\n');
         }
