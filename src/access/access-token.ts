@@ -7,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, readFile, stat } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { dirname } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../persistence/atomic-file.ts';
 import { createDataDir, OWNER_ONLY } from '../persistence/data-dir.ts';
 
 const TOKEN_BYTES = 32;
@@ -54,7 +54,7 @@ export async function regenerateToken(file: string): Promise<string> {
   await createDataDir(dirname(file));
   // Atomic: a crash mid-write leaves the old token or the new one, never half a token. The temporary
   // file is created with the final mode, so the token is never readable by others, even briefly.
-  await writeFileAtomic(file, `${token}\n`, { mode: OWNER_ONLY, fsync: true });
+  await writeFileAtomic(file, `${token}\n`, { mode: OWNER_ONLY });
   await verifyOwnerOnly(file);
   if ((await readFile(file, 'utf8')).trim() !== token) {
     throw new Error(`access token file ${file} does not hold the token just written`);

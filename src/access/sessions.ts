@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../persistence/atomic-file.ts';
 import { OWNER_ONLY, SESSIONS_FILE } from '../persistence/data-dir.ts';
 import { tokensEqual } from './access-token.ts';
 

@@ -4,12 +4,13 @@
  * read and written with vdf-parser, which reads what the game's KeyValues reads (comments, a brace on
  * the key's line); docs/game-data.md has its traps and the timings.
  */
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import { homedir, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'vdf-parser';
 import type { InstallState } from '../protocol/game.ts';
 import { GAME_DATA_PATH } from '../protocol/game.ts';
+import { writeFileAtomic } from '../persistence/atomic-file.ts';
 
 export const CFG_FILE_NAME = 'gamestate_integration_hudautomation.cfg';
 /** Where the game reads gamestate_integration_*.cfg, inside its install folder. */
@@ -172,7 +173,8 @@ export async function installCfg(cs2Dir: string, text: string): Promise<InstallS
     throw new Error(`${cs2Dir} is not a CS2 install folder: it has no game/csgo`);
   }
   await mkdir(join(cs2Dir, CFG_SUBDIR), { recursive: true });
-  await writeFile(cfgPathIn(cs2Dir), text, 'utf8');
+  // Whole or not at all: a crash mid-write must not leave the game a half cfg.
+  await writeFileAtomic(cfgPathIn(cs2Dir), text, { mode: 0o644 });
   return cfgStateIn(cs2Dir, text);
 }
 
