@@ -215,7 +215,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   let stopObsLog = logObsConnection(hud.actor('obs'), logger);
   // Revisions sent before a crash may be above the saved one: go on above every one of them.
   const lease = await RevisionLease.open(dataDir, saved?.revision ?? 0, logger, options.leaseBlock);
-  const hub = new StateHub(hud, Math.max(saved?.revision ?? 0, lease.startAt), STORAGE_OK, (revision) =>
+  const hub = new StateHub(hud, settings.current(), Math.max(saved?.revision ?? 0, lease.startAt), STORAGE_OK, (revision) =>
     lease.cover(revision),
   );
   const collect = savedStateSource(
@@ -237,9 +237,13 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
         const { mainWindowOpen, signedIn, subscriptionActive, gameReceiving } = hud.snapshot('host').context;
         const liveHost = { mainWindowOpen, signedIn, subscriptionActive, gameReceiving };
         stopObsLog();
-        hub.restartActors(() =>
-          hud.restart(hudInputFrom(durable, settings.current().obs, liveHost, Date.now(), netconOverride)),
-        );
+        // The settings and the actors as saved, as one revision.
+        hub.batch(() => {
+          hub.setSettings(settings.current());
+          hub.restartActors(() =>
+            hud.restart(hudInputFrom(durable, settings.current().obs, liveHost, Date.now(), netconOverride)),
+          );
+        });
         stopObsLog = logObsConnection(hud.actor('obs'), logger);
       },
       status: (status) => {
@@ -267,9 +271,11 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     onBackgroundFailure: (player, error) =>
       logger.info({ steamid: player.steamid, error: error.message }, 'player stats: a lookup failed'),
   });
-  // A settings change: OBS reconnects with new settings, the next import uses new sources, and the
-  // change is saved before anything else hears of it (the servers rebind after this).
+  // A settings change: clients see it with a new revision, OBS reconnects with new settings, the
+  // next import uses new sources, and the change is saved before the other listeners hear of it
+  // (the servers rebind after this).
   settings.onChange((next, changes) => {
+    hub.setSettings(next);
     if (changes.obs) hud.send('obs', { type: 'obs.configure', ...next.obs });
     if (changes.sources) {
       importer.reset();

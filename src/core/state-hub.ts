@@ -6,6 +6,8 @@ import { PANEL_IDS } from '../../machines/panels.ts';
 import type { StorageStatus } from '../protocol/answers.ts';
 import { HudStateSchema } from '../protocol/answers.ts';
 import type { EventData, EventMessage, EventName } from '../protocol/websocket.ts';
+import type { Settings } from '../protocol/settings.ts';
+import { brandingOf } from '../settings/settings.ts';
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
 import type { HudState, HudStateKey } from './views.ts';
@@ -30,15 +32,24 @@ export type HubEvents = {
   changed: undefined;
 };
 
+/**
+ * What the hub watches: every actor, and the settings in force (the settings owner is no actor; what
+ * the pages show of it travels with a revision like the rest, docs/architecture.md).
+ */
+export type SourceKey = ActorKey | 'settings';
+
+/** What the views are computed from: the actors' snapshots and the settings in force. */
+export type Sources = Snapshots & { settings: Settings };
+
 interface View<E extends EventName = EventName> {
   event: E;
-  sources: readonly ActorKey[];
+  sources: readonly SourceKey[];
   /**
    * What the view is computed from: when none of these changed (by identity) since the last
    * computation, the view did not change either and is not computed again.
    */
-  inputs(snapshots: Snapshots): readonly unknown[];
-  compute(snapshots: Snapshots): EventData<E>;
+  inputs(sources: Sources): readonly unknown[];
+  compute(sources: Sources): EventData<E>;
 }
 
 const view = <E extends EventName>(definition: View<E>): View => definition as unknown as View;
@@ -121,6 +132,12 @@ const VIEWS: readonly View[] = [
     inputs: ({ stats: { context } }) => [context.player, context.durationMs],
     compute: statsPlayerOf,
   }),
+  view({
+    event: 'branding',
+    sources: ['settings'],
+    inputs: ({ settings }) => [brandingOf(settings)],
+    compute: ({ settings }) => brandingOf(settings),
+  }),
 ];
 
 /** What a view was last computed from, and what it was (a new object with the same content is no change). */
@@ -145,7 +162,7 @@ export class StateHub {
   #snapshots: Snapshots;
   /** #snapshots was handed out (or kept as #hudSnapshots): the next change copies it first. */
   #snapshotsShared = true;
-  #dirty = new Set<ActorKey>();
+  #dirty = new Set<SourceKey>();
   #depth = 0;
   #commitScheduled = false;
   #hud: HudState;
@@ -156,8 +173,13 @@ export class StateHub {
   #computed = new Map<EventName, Computed>();
   #unsubscribe: Array<() => void> = [];
 
+  /** The settings in force, as last given (setSettings). */
+  #settings: Settings;
+
   constructor(
     private readonly system: HudSystem,
+    /** The settings in force at start (the saved ones with this run's overrides). */
+    inForce: Settings,
     revision: number,
     storage: StorageStatus,
     /**
@@ -168,16 +190,15 @@ export class StateHub {
   ) {
     this.#revision = revision;
     this.#storage = storage;
+    this.#settings = inForce;
     this.#snapshots = system.snapshots();
     const { settings, netcon } = this.#snapshots.observer.context;
     this.#observerSaved = [settings, netcon];
     this.#hud = hudStateOf(this.#snapshots, revision, storage);
     this.#hudSnapshots = this.#snapshots;
+    const sources = this.#sources();
     for (const view of VIEWS) {
-      this.#computed.set(view.event, {
-        inputs: view.inputs(this.#snapshots),
-        data: view.compute(this.#snapshots),
-      });
+      this.#computed.set(view.event, { inputs: view.inputs(sources), data: view.compute(sources) });
     }
     this.#attach();
   }
@@ -211,6 +232,17 @@ export class StateHub {
       if (snapshots[key] !== this.#snapshots[key]) this.#dirty.add(key);
     }
     this.#snapshots = snapshots;
+    if (this.#depth === 0) this.#commit();
+  }
+
+  /**
+   * The settings in force changed (a settings command, a rollback): what clients see of them goes
+   * out with a new revision, so a client that compares revisions (pong, a resync) cannot miss it.
+   */
+  setSettings(settings: Settings): void {
+    if (settings === this.#settings) return;
+    this.#settings = settings;
+    this.#dirty.add('settings');
     if (this.#depth === 0) this.#commit();
   }
 
@@ -288,7 +320,9 @@ export class StateHub {
    * Of the observer only the settings and the address
    * are: its director moves with every game frame and must cost no write either.
    */
-  #savedPartChanged(key: ActorKey): boolean {
+  #savedPartChanged(key: SourceKey): boolean {
+    // The settings are saved by their owner's listener (src/service.ts), not as a part of the actors'.
+    if (key === 'settings') return false;
     // The game actor keeps nothing that is saved: what lasts of a frame it sends to the host and the match.
     if (key === 'obs' || key === 'game') return false;
     if (key !== 'observer') return true;
@@ -296,6 +330,10 @@ export class StateHub {
     if (settings === this.#observerSaved[0] && netcon === this.#observerSaved[1]) return false;
     this.#observerSaved = [settings, netcon];
     return true;
+  }
+
+  #sources(): Sources {
+    return { ...this.#snapshots, settings: this.#settings };
   }
 
   #commit(): void {
@@ -325,12 +363,14 @@ export class StateHub {
       this.#hud = next;
       if (changed) events.push({ event: 'hud.state', data: changed });
     }
+    let sources: Sources | null = null;
     for (const view of VIEWS) {
       if (!view.sources.some((key) => dirty.has(key))) continue;
       const last = this.#computed.get(view.event) as Computed;
-      const inputs = view.inputs(this.#snapshots);
+      sources ??= this.#sources();
+      const inputs = view.inputs(sources);
       if (sameInputs(inputs, last.inputs)) continue;
-      const data = view.compute(this.#snapshots);
+      const data = view.compute(sources);
       this.#computed.set(view.event, { inputs, data });
       // A structural comparison: several times cheaper than serialising both to compare the text.
       if (dequal(data, last.data)) continue;
