@@ -5,8 +5,10 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
-import type { CameraFollow, LinkReason } from '../../machines/observer.machine.ts';
+import type { CameraFollow, CutOutcome, LinkReason } from '../../machines/observer.machine.ts';
 import { REASONS } from '../../machines/observer-director.ts';
+import { CUT_STRATEGIES } from '../../machines/observer-strategies.ts';
+import type { CommandContract } from './commands.ts';
 import { ObserverModeSchema, OneOf } from './schemas.ts';
 
 export const OBSERVER_LINK_REASONS = [
@@ -24,6 +26,20 @@ const CAMERA_FOLLOWS = [
   'ignored',
   'moved_away',
 ] as const satisfies readonly CameraFollow[];
+
+const CUT_OUTCOMES = [
+  'pending',
+  'followed',
+  'not_followed',
+  'already_shown',
+  'target_died',
+  'replaced',
+] as const satisfies readonly CutOutcome[];
+
+export const CutStrategySchema = OneOf(CUT_STRATEGIES, {
+  description:
+    'How a cut names the player: name (spec_player "name"), name_lock (name, then the lock on the account and first-person), lock (spec_lock_to_accountid), csgo (spec_player_by_accountid); docs/observer.md',
+});
 
 export const OBSERVER_CONNECTIONS = ['off', 'connecting', 'connected', 'disconnected'] as const;
 
@@ -56,6 +72,37 @@ export const ObserverCutSchema = Type.Object(
     text: Type.String(),
     at: Type.Number({ description: 'When the director cut to this player (ms since the epoch)' }),
     sent: Type.Boolean({ description: 'The cut went to the game (auto mode, console connected)' }),
+    strategy: Type.Optional(
+      Type.Union([CutStrategySchema, Type.Null()], { description: 'How it was sent (null: not sent)' }),
+    ),
+    outcome: Type.Optional(
+      Type.Union([OneOf(CUT_OUTCOMES), Type.Null()], {
+        description:
+          'What the frames showed: followed, not_followed (not within 1.5 s), already_shown (proves nothing), target_died, replaced (cut again before they could tell), pending',
+      }),
+    ),
+    followedAfterMs: Type.Optional(
+      Type.Union([Type.Number(), Type.Null()], {
+        description: 'Frame time from the cut to the first frame showing the player',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** How the observer moves the camera and whether it does (observerStatusOf's `camera`). */
+export const ObserverCameraSchema = Type.Object(
+  {
+    strategy: Type.Union([CutStrategySchema, Type.Null()], {
+      description: 'The strategy the next cut uses (null: every one failed)',
+    }),
+    source: OneOf(['pinned', 'proven', 'probing'] as const, {
+      description: 'pinned by the operator, proven by the frames this game session, or being probed',
+    }),
+    exhausted: Type.Boolean({
+      description: 'No strategy moved the camera: auto only suggests until probe again',
+    }),
+    text: Type.String({ description: 'The whole story in one sentence, for the operator' }),
   },
   { additionalProperties: false },
 );
@@ -93,8 +140,9 @@ export const ObserverViewSchema = Type.Object(
     ),
     cameraFollows: Type.Union([OneOf(CAMERA_FOLLOWS), Type.Null()], {
       description:
-        'Auto mode: whether the game camera followed the last cut (ignored: this build does not take it)',
+        'Whether the game camera followed the last cut: pending, following, ignored (not within 1.5 s), moved_away (it followed, then showed someone else)',
     }),
+    camera: Type.Optional(ObserverCameraSchema),
     suggestion: Type.Union([ObserverSuggestionSchema, Type.Null()]),
     holdingUntil: Type.Union([Type.Number(), Type.Null()], {
       description: 'Cinematic freeze camera: the camera stays on a death until then',
@@ -119,3 +167,41 @@ export const NetconAddressSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/**
+ * The closed loop's commands (docs/observer.md, "Cut strategies"). Declared here beside the view they
+ * answer with; src/protocol/commands.ts spreads them into COMMAND_CONTRACTS.
+ */
+const CameraAnswer = Type.Object(
+  { camera: ObserverCameraSchema, cameraFollows: ObserverViewSchema.properties.cameraFollows },
+  { additionalProperties: false, description: 'How the camera is moved now, and whether it follows' },
+);
+export const OBSERVER_LOOP_CONTRACTS = {
+  observer_test_cut: {
+    description:
+      'Cuts the game camera to the current suggestion now, in suggest or auto mode, and judges it like any cut (the frames must show him within 1.5 s). 409 when the console is not connected or nothing is suggested yet.',
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: null,
+    result: CameraAnswer,
+  },
+  observer_probe: {
+    description:
+      'Forgets which cut strategy worked (or that none did) and tries them again from the first, one cut each.',
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: null,
+    result: CameraAnswer,
+  },
+  observer_pin: {
+    description:
+      'Uses only this cut strategy from now on, whatever the frames show (null: learn it from the frames again).',
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: Type.Object(
+      { strategy: Type.Union([CutStrategySchema, Type.Null()]) },
+      { additionalProperties: false },
+    ),
+    result: CameraAnswer,
+  },
+} as const satisfies Record<string, CommandContract>;
