@@ -11,6 +11,7 @@ import { serverClockOffset } from '../common/game-store.ts';
 import {
   agoWords,
   CONNECTION_WORDS,
+  cutOutcomeWords,
   LINK_REASON_WORDS,
   reasonWords,
   sideWords,
@@ -131,10 +132,22 @@ function Link({ value }: { value: Observer }) {
           {link.reason ? LINK_REASON_WORDS[link.reason] : 'The camera moves over this link.'}
         </p>
       )}
-      {value.cameraFollows === 'ignored' ? (
-        <p class="error" role="alert" data-camera-follows="ignored">
-          The game did not move the camera after the last cut: this game build may not take the command.
-          Switch to Suggest.
+      {value.camera ? (
+        <p
+          class={
+            value.camera.exhausted ||
+            value.cameraFollows === 'ignored' ||
+            value.cameraFollows === 'moved_away'
+              ? 'error'
+              : 'muted small'
+          }
+          role={value.camera.exhausted || value.cameraFollows === 'ignored' ? 'alert' : 'status'}
+          data-camera-follows={value.cameraFollows ?? 'none'}
+          data-camera-strategy={value.camera.strategy ?? 'none'}
+          data-camera-source={value.camera.source}
+          data-camera-exhausted={value.camera.exhausted ? 'yes' : 'no'}
+        >
+          {value.camera.text}
         </p>
       ) : null}
       <form
@@ -237,11 +250,17 @@ function Cuts({ value, now }: { value: Observer; now: number }) {
               <th scope="col">Player</th>
               <th scope="col">Why</th>
               <th scope="col">To the game</th>
+              <th scope="col">Camera</th>
             </tr>
           </thead>
           <tbody>
             {cuts.map((cut) => (
-              <tr data-cut-slot={cut.slot} data-cut-sent={cut.sent ? 'yes' : 'no'}>
+              <tr
+                data-cut-slot={cut.slot}
+                data-cut-sent={cut.sent ? 'yes' : 'no'}
+                data-cut-strategy={cut.strategy ?? 'none'}
+                data-cut-outcome={cut.outcome ?? 'none'}
+              >
                 <td>{agoWords(cut.at, now, serverClockOffset.value)}</td>
                 <td>
                   <kbd>{cut.slot}</kbd>
@@ -249,6 +268,7 @@ function Cuts({ value, now }: { value: Observer; now: number }) {
                 <td>{cut.name}</td>
                 <td>{reasonWords(cut)}</td>
                 <td>{cut.sent ? 'Sent' : '–'}</td>
+                <td>{cutOutcomeWords(cut)}</td>
               </tr>
             ))}
           </tbody>
