@@ -32,8 +32,9 @@ afterEach(async () => {
 });
 
 /** The capture's frame at `now`, its `player` block the one the stand-in game shows (Crusher, as captured, before any cut). */
-function frameShowing(standIn: ConsoleStandIn, now: number) {
+function frameShowing(standIn: ConsoleStandIn, now: number, rename: Record<string, string> = {}) {
   const frame = structuredClone(raw);
+  for (const [steamid, name] of Object.entries(rename)) frame.allplayers[steamid].name = name;
   if (now >= KILL_AT) {
     frame.allplayers[KYLE].state.round_kills = 1;
     frame.allplayers['2'].state.health = 0;
@@ -49,7 +50,7 @@ function frameShowing(standIn: ConsoleStandIn, now: number) {
   return toDirectorFrame(frame, { now, hudSlot });
 }
 
-async function liveGame(obeys: Obeys, dialect: GameDialect) {
+async function liveGame(obeys: Obeys, dialect: GameDialect, rename: Record<string, string> = {}) {
   const standIn = new ConsoleStandIn({ obeys });
   const port = await standIn.listen();
   const written: string[] = [];
@@ -67,7 +68,7 @@ async function liveGame(obeys: Obeys, dialect: GameDialect) {
 
   /** One frame of the game at `now`, then the simulated clock moves on; returns once the lines arrived. */
   async function step(now: number) {
-    actor.send({ type: 'observer.frame', dialect, frame: frameShowing(standIn, now) });
+    actor.send({ type: 'observer.frame', dialect, frame: frameShowing(standIn, now, rename) });
     await standIn.linesReceived(written.length);
     clock.increment(FRAME_MS);
     await standIn.linesReceived(written.length);
@@ -151,5 +152,26 @@ describe('the closed loop on a stand-in game that obeys one strategy', () => {
     for (let now = 8_050; now <= 14_000; now += FRAME_MS) await game.step(now);
     expect(game.written).toHaveLength(9 + 7);
     expect(game.status().camera.exhausted).toBe(true);
+  });
+
+  it('names with quotes, semicolons and newlines reach the console only as documented lines', async () => {
+    // DERIVED: Kyle, the pick after 3 s, and Crusher, the first, renamed as a hostile player could.
+    const rename = { [KYLE]: 'x"; quit; echo "', [CRUSHER]: 'evil\nexec autoexec' };
+    const game = await liveGame('name', 'cs2', rename);
+    for (let now = 0; now <= 6_000; now += FRAME_MS) await game.step(now);
+    // Neither name can be quoted safely: both are cut to by their account, the name never sent.
+    expect(game.written).toEqual(['spec_lock_to_accountid 7', 'spec_lock_to_accountid 1']);
+    expect(game.standIn.raw).toBe('spec_lock_to_accountid 7\nspec_lock_to_accountid 1\n');
+    // The lock was not followed by this game; the name strategies were skipped, not blamed.
+    expect(
+      game
+        .status()
+        .cuts.filter((cut) => cut.sent)
+        .map((cut) => [cut.strategy, cut.outcome]),
+    ).toEqual([
+      ['lock', 'already_shown'],
+      ['lock', 'not_followed'],
+    ]);
+    expect(game.status().camera).toMatchObject({ strategy: 'name', source: 'probing', exhausted: false });
   });
 });
