@@ -52,7 +52,8 @@ import type { MediaQuota } from './persistence/media-store.ts';
 import { MEDIA_GRACE_MS, MEDIA_QUOTA, MediaStore } from './persistence/media-store.ts';
 import { RevisionLease } from './persistence/revision-lease.ts';
 import type { LiveHost } from './persistence/saved-input.ts';
-import { hudInputFrom, savedStateSource } from './persistence/saved-input.ts';
+import type { LoadedState } from './persistence/saved-state.ts';
+import { hudInputFrom, savedChange, savedStateSource } from './persistence/saved-input.ts';
 import { STORAGE_OK, StateStore } from './persistence/state-store.ts';
 import type { StoreFiles } from './persistence/store-files.ts';
 import { realFiles } from './persistence/store-files.ts';
@@ -61,7 +62,7 @@ import { ServiceError } from './protocol/errors.ts';
 import { mediaUrl } from './protocol/media.ts';
 import type { SettingsChange } from './protocol/settings.ts';
 import { gameSettings } from './settings/settings.ts';
-import { SettingsOwner } from './settings/settings-owner.ts';
+import { DEFAULT_SETTINGS, SettingsOwner } from './settings/settings-owner.ts';
 import { PlayerStatsLookup } from './stats/player-stats-lookup.ts';
 
 export interface ServiceOptions {
@@ -156,17 +157,10 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const files = options.storeFiles ? options.storeFiles(realFiles) : realFiles;
   const oldCopies = await oldCopiesIn(dataDir);
   const store = await StateStore.open(dataDir, files, logger);
-  let saved = store.loaded;
-  const scrubbed = await scrubOldCopies(dataDir, oldCopies, saved?.settings?.obs?.password ?? '');
-  if (scrubbed.length > 0) {
-    logger.info(
-      { files: scrubbed },
-      `removed the OBS password from ${scrubbed.length} old copies of the saved state`,
-    );
-  }
-  let settings = new SettingsOwner(saved?.settings, options.overrides ?? {}, logger);
-  // Until the actors run, the state they start from is what names the images in use.
-  let savedNow: () => unknown = () => saved;
+  await scrubPasswordCopies(dataDir, oldCopies, store.loaded, logger);
+  const settings = new SettingsOwner(store.loaded?.settings, options.overrides ?? {}, logger);
+  // Until the hub runs, the state the actors start from is what names the images in use.
+  let savedNow: () => unknown = () => store.loaded;
   const media = await MediaStore.open(dataDir, {
     quota: options.mediaQuota ?? MEDIA_QUOTA,
     graceMs: options.mediaGraceMs ?? MEDIA_GRACE_MS,
@@ -189,28 +183,19 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   });
   const netconOverride = options.netcon ?? null;
   const machine = options.machine ? options.machine(live) : live;
-  const start = (host: LiveHost) =>
-    startHudSystem({
-      input: hudInputFrom(saved, settings.current().obs, host, Date.now(), netconOverride),
-      machine,
-      ...(options.inspect ? { inspect: options.inspect } : {}),
-    });
   const host: LiveHost = {
     mainWindowOpen: options.headless,
     signedIn: options.headless,
     subscriptionActive: options.subscriptionActive,
     gameReceiving: false,
   };
-  let hud = start(host);
-  // A saved state that a machine cannot take (a state that no longer exists) leaves that child in error.
-  const broken = ACTOR_KEYS.filter((key) => hud.actor(key).getSnapshot().status === 'error');
-  if (saved && broken.length > 0) {
-    hud.stop();
-    await store.discard('unusable', `actors ${broken.join(', ')} could not start from it`);
-    saved = null;
-    settings = new SettingsOwner(undefined, options.overrides ?? {}, logger);
-    hud = start(host);
-  }
+  const { hud, saved } = await startActors(store, settings, (from) =>
+    startHudSystem({
+      input: hudInputFrom(from, settings.current().obs, host, Date.now(), netconOverride),
+      machine,
+      ...(options.inspect ? { inspect: options.inspect } : {}),
+    }),
+  );
 
   let stopObsLog = logObsConnection(hud.actor('obs'), logger);
   // Revisions sent before a crash may be above the saved one: go on above every one of them.
@@ -261,7 +246,10 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       `cannot write to the data directory ${dataDir}: ${reasonOf(error, join(dataDir, STATE_FILE))}`,
     );
   }
-  hub.emitter.on('changed', () => void store.requestSave());
+  const savedChanged = savedChange(hub.snapshots());
+  hub.emitter.on('changed', ({ sources, snapshots }) => {
+    if (savedChanged(sources, snapshots)) void store.requestSave();
+  });
   const stats = new PlayerStatsLookup({
     faceit: () => {
       const { faceitDataApiUrl, faceitKeyHost } = settings.current().sources;
@@ -366,6 +354,41 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       }
     },
   };
+}
+
+/** Removes the OBS password from old copies of the saved state (files of versions that kept it there). */
+async function scrubPasswordCopies(
+  dataDir: string,
+  oldCopies: string[],
+  loaded: LoadedState | null,
+  logger: Logger,
+): Promise<void> {
+  const scrubbed = await scrubOldCopies(dataDir, oldCopies, loaded?.settings?.obs?.password ?? '');
+  if (scrubbed.length === 0) return;
+  logger.info(
+    { files: scrubbed },
+    `removed the OBS password from ${scrubbed.length} old copies of the saved state`,
+  );
+}
+
+/**
+ * Starts the actors from the loaded state. A saved state that a machine cannot take (a state that
+ * no longer exists) leaves that child in error: then the files are moved aside and everything
+ * starts from the defaults, the settings too.
+ */
+async function startActors(
+  store: StateStore,
+  settings: SettingsOwner,
+  start: (from: LoadedState | null) => HudSystem,
+): Promise<{ hud: HudSystem; saved: LoadedState | null }> {
+  const saved = store.loaded;
+  const hud = start(saved);
+  const broken = ACTOR_KEYS.filter((key) => hud.actor(key).getSnapshot().status === 'error');
+  if (!saved || broken.length === 0) return { hud, saved };
+  hud.stop();
+  await store.discard('unusable', `actors ${broken.join(', ')} could not start from it`);
+  settings.restore({ ...DEFAULT_SETTINGS });
+  return { hud: start(null), saved: null };
 }
 
 /** The team logos, fetched once into the data directory's media store (docs/application.md, "Team logos"). */

@@ -28,8 +28,11 @@ const mitt = mittModule as unknown as typeof mittModule.default;
 export type HubEvents = {
   /** A client-visible change or notification, as the WebSocket sends it. */
   event: EventMessage;
-  /** An actor whose state is saved changed (also a change no client sees): the persistence listens. */
-  changed: undefined;
+  /**
+   * Sources changed (also a change no client sees), with the snapshots they changed to: the
+   * persistence decides whether what it saves changed (src/persistence/saved-input.ts, savedChange).
+   */
+  changed: { sources: ReadonlySet<SourceKey>; snapshots: Snapshots };
 };
 
 /**
@@ -192,8 +195,6 @@ export class StateHub {
     this.#storage = storage;
     this.#settings = inForce;
     this.#snapshots = system.snapshots();
-    const { settings, netcon } = this.#snapshots.observer.context;
-    this.#observerSaved = [settings, netcon];
     this.#hud = hudStateOf(this.#snapshots, revision, storage);
     this.#hudSnapshots = this.#snapshots;
     const sources = this.#sources();
@@ -311,27 +312,6 @@ export class StateHub {
     }
   }
 
-  /** The observer's settings and console address as last committed: the only part of it saved. */
-  #observerSaved: readonly unknown[] = [];
-
-  /**
-   * Whether a change of `key` changes the saved state. The OBS connection is not saved (it is rebuilt
-   * on start): its retries cost no disk writes; nor is the game actor (it changes with every frame).
-   * Of the observer only the settings and the address
-   * are: its director moves with every game frame and must cost no write either.
-   */
-  #savedPartChanged(key: SourceKey): boolean {
-    // The settings are saved by their owner's listener (src/service.ts), not as a part of the actors'.
-    if (key === 'settings') return false;
-    // The game actor keeps nothing that is saved: what lasts of a frame it sends to the host and the match.
-    if (key === 'obs' || key === 'game') return false;
-    if (key !== 'observer') return true;
-    const { settings, netcon } = this.#snapshots.observer.context;
-    if (settings === this.#observerSaved[0] && netcon === this.#observerSaved[1]) return false;
-    this.#observerSaved = [settings, netcon];
-    return true;
-  }
-
   #sources(): Sources {
     return { ...this.#snapshots, settings: this.#settings };
   }
@@ -343,9 +323,7 @@ export class StateHub {
     this.#storageChanged = false;
     const dirty = this.#dirty;
     this.#dirty = new Set();
-    if ([...dirty].some((key) => this.#savedPartChanged(key))) {
-      this.emitter.emit('changed', undefined);
-    }
+    this.emitter.emit('changed', { sources: dirty, snapshots: this.snapshots() });
 
     const events: Array<{ event: EventName; data: unknown }> = [];
     // The match is a source of the HUD state for the sides alone: a change of the match that keeps

@@ -14,7 +14,7 @@ import { PANEL_IDS } from '../../machines/panels.ts';
 import { PRODUCTION_DEFAULTS } from '../../machines/production.machine.ts';
 import type { HudInput } from '../../machines/supervisor.machine.ts';
 import { REVEAL_DEFAULTS } from '../../machines/veto-reveal.machine.ts';
-import type { Snapshots } from '../core/hud-system.ts';
+import type { ActorKey, Snapshots, SnapshotOf } from '../core/hud-system.ts';
 import type { StateReads } from '../core/state-hub.ts';
 import type { Settings } from '../protocol/settings.ts';
 import type { SettingsOwner } from '../settings/settings-owner.ts';
@@ -145,6 +145,48 @@ export function savedStateBuilder(
       production: snapshots.production.context,
       observer: observer.part,
     };
+  };
+}
+
+/**
+ * What of each actor is saved, as the values (compared by identity) its saved part is built from,
+ * beside savedStateBuilder which builds the parts. An actor absent here saves nothing: the OBS
+ * connection (rebuilt on start, its retries cost no write) and the game actor (it changes with every
+ * frame; what lasts of a frame it sends to the host and the match). Of the observer only the
+ * settings and the address: its director moves with every frame and must cost no write either.
+ */
+type SavedFrom = { [K in ActorKey]?: (snapshot: SnapshotOf<K>) => readonly unknown[] };
+const SAVED_FROM: SavedFrom = {
+  host: ({ context }) => [context.presets, context.colorPresetId, context.roster, context.mapFigures],
+  match: ({ context }) => [context],
+  vetoSession: ({ context }) => [context.session],
+  vetoReveal: ({ context }) => [context],
+  sceneWindow: ({ context }) => [context],
+  production: ({ context }) => [context],
+  observer: ({ context }) => [context.settings, context.netcon],
+  ...(Object.fromEntries(PANEL_IDS.map((id) => [id, (snapshot: unknown) => [snapshot]])) as SavedFrom),
+};
+
+/**
+ * Whether a commit of the hub changed what is saved (so the store should write), from the sources
+ * it changed and the snapshots they changed to. Remembers what it saw last, starting from `start`.
+ */
+export function savedChange(start: Snapshots): (sources: Iterable<string>, snapshots: Snapshots) => boolean {
+  const fromOf = (key: ActorKey, snapshots: Snapshots) =>
+    (SAVED_FROM[key] as ((snapshot: unknown) => readonly unknown[]) | undefined)?.(snapshots[key]);
+  const last = new Map<string, readonly unknown[]>();
+  for (const key of Object.keys(SAVED_FROM) as ActorKey[]) last.set(key, fromOf(key, start) ?? []);
+  return (sources, snapshots) => {
+    let changed = false;
+    for (const key of sources) {
+      const before = last.get(key);
+      if (!before) continue;
+      const now = fromOf(key as ActorKey, snapshots) ?? [];
+      if (now.every((value, i) => value === before[i])) continue;
+      last.set(key, now);
+      changed = true;
+    }
+    return changed;
   };
 }
 
