@@ -137,7 +137,7 @@ export type ObserverEvent =
   /** Cut to the current suggestion now, in suggest or auto mode (the operator checks the link). */
   | { type: 'observer.testCut' }
   /** Forget what was learned this game session and try every strategy again. */
-  | { type: 'observer.probe' }
+  | { type: 'observer.probeAgain' }
   /** Use only this strategy (null: learn it from the frames again). */
   | { type: 'observer.pin'; strategy: CutStrategy | null }
   /** Internal: a cut went out (the camera region starts waiting for the frames). */
@@ -502,7 +502,7 @@ export const observerMachine = setup({
           guard: 'canTestCut',
           actions: { type: 'sendCut', params: { force: true, retry: false } },
         },
-        'observer.probe': {
+        'observer.probeAgain': {
           actions: ['resetProbe', { type: 'sendCut', params: { force: false, retry: false } }],
         },
         'observer.pin': {
@@ -643,7 +643,7 @@ export const observerMachine = setup({
         // machine (the link too); from a child, only the wait starts again.
         'observer.cut.shown': '.following',
         'observer.camera.reset': '.idle',
-        'observer.probe': '.idle',
+        'observer.probeAgain': '.idle',
         'observer.pin': '.idle',
       },
       states: {

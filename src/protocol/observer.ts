@@ -185,7 +185,7 @@ export const OBSERVER_LOOP_CONTRACTS = {
     payload: null,
     result: CameraAnswer,
   },
-  observer_probe: {
+  observer_probe_again: {
     description:
       'Forgets which cut strategy worked (or that none did) and tries them again from the first, one cut each.',
     needsMainWindow: false,

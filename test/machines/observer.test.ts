@@ -116,11 +116,16 @@ const MODEL_EVENTS: ModelEvent[] = [
   { type: 'observer.frame', dialect: 'cs2', frame: KYLE_SHOWN },
   { type: AFTER_FOLLOW },
   { type: 'observer.testCut' },
-  { type: 'observer.probe' },
+  { type: 'observer.probeAgain' },
   { type: 'observer.pin', strategy: 'lock' },
 ];
 
-const LOOP_EVENTS = new Set<string>([AFTER_FOLLOW, 'observer.testCut', 'observer.probe', 'observer.pin']);
+const LOOP_EVENTS = new Set<string>([
+  AFTER_FOLLOW,
+  'observer.testCut',
+  'observer.probeAgain',
+  'observer.pin',
+]);
 const BACKOFF_EVENTS = new Set<string>([AFTER_RETRY, 'observer.link.closed']);
 const touchedLoop = (snapshot: ObserverSnapshot) => {
   const { strategy } = snapshot.context;
@@ -145,7 +150,7 @@ function describeEvent(event: ModelEvent): string {
       return 'no follow in time';
     case 'observer.testCut':
       return 'test cut';
-    case 'observer.probe':
+    case 'observer.probeAgain':
       return 'probe again';
     case 'observer.pin':
       return `pin ${event.strategy}`;
@@ -575,7 +580,7 @@ describe('observerMachine, the closed loop', () => {
     });
     expect(h.status().suggestion?.steamid).not.toBe(KYLE);
     expect(cutsOf(h)).toHaveLength(4);
-    h.actor.send({ type: 'observer.probe' });
+    h.actor.send({ type: 'observer.probeAgain' });
     expect(cutsOf(h)).toHaveLength(5);
     expect(cutsOf(h).at(-1)?.[1]).toBe('name');
     expect(h.status().camera).toMatchObject({ exhausted: false, source: 'probing', strategy: 'name' });

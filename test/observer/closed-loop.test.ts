@@ -148,7 +148,7 @@ describe('the closed loop on a stand-in game that obeys one strategy', () => {
     );
 
     // Probe again: one more round of tries, no more.
-    game.actor.send({ type: 'observer.probe' });
+    game.actor.send({ type: 'observer.probeAgain' });
     for (let now = 8_050; now <= 14_000; now += FRAME_MS) await game.step(now);
     expect(game.written).toHaveLength(9 + 7);
     expect(game.status().camera.exhausted).toBe(true);
