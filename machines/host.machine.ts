@@ -172,7 +172,13 @@ export const hostMachine = setup({
           description:
             'The last operator app page went: still open (a reload comes back at once); closed and signed out when none came back within the grace period',
           after: { mainWindowGrace: { actions: 'closeWindow' } },
-          on: { 'host.report': { guard: 'isWindowBack', target: 'signedOut', actions: ['applyReport', 'tellObserver'] } },
+          on: {
+            'host.report': {
+              guard: 'isWindowBack',
+              target: 'signedOut',
+              actions: ['applyReport', 'tellObserver'],
+            },
+          },
         },
       },
     },

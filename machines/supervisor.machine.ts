@@ -1,6 +1,5 @@
-import type { InputFrom } from 'xstate';
+import type { AnyStateMachine, InputFrom } from 'xstate';
 import { setup } from 'xstate';
-import type { GameInput } from './game.machine.ts';
 import { gameMachine } from './game.machine.ts';
 import type { HostInput } from './host.machine.ts';
 import { hostMachine } from './host.machine.ts';
@@ -25,23 +24,6 @@ import { vetoRevealMachine } from './veto-reveal.machine.ts';
 import type { VetoSessionInput } from './veto-session.machine.ts';
 import { vetoSessionMachine } from './veto-session.machine.ts';
 
-/**
- * The roster: the machine behind each actor that is not a panel (every panel runs panelMachine).
- * With SYSTEM_ID and PANELS it is the one list of the actors; the supervisor's children, the
- * service's typed access (src/core/hud-system.ts) and the saved state's parts derive from it.
- */
-export const SUBSYSTEMS = {
-  host: hostMachine,
-  match: matchMachine,
-  vetoSession: vetoSessionMachine,
-  vetoReveal: vetoRevealMachine,
-  sceneWindow: sceneWindowMachine,
-  production: productionMachine,
-  obs: obsConnectionMachine,
-  observer: observerMachine,
-  game: gameMachine,
-} as const satisfies Record<SubsystemKey, unknown>;
-
 /** Everything the actors start from: the saved state of the last run, or the defaults (the game's is not saved). */
 export interface HudInput {
   host: HostInput;
@@ -58,6 +40,49 @@ export interface HudInput {
   now: number;
 }
 
+/** One actor of the roster: its machine, its diagram's name, and its input from what the actors start from. */
+export interface ActorDescriptor<M extends AnyStateMachine = AnyStateMachine> {
+  machine: M;
+  /** The kebab-case name of its diagram in visualizations/ (machines/catalog.ts). */
+  diagram: string;
+  input(context: HudInput): InputFrom<M>;
+}
+
+/** Ties an input to its machine's: an entry whose input is not what the machine takes fails to compile. */
+const actor = <M extends AnyStateMachine>(
+  machine: M,
+  diagram: string,
+  input: (context: HudInput) => InputFrom<M>,
+): ActorDescriptor<M> => ({ machine, diagram, input });
+
+/**
+ * The roster: one descriptor per actor that is not a panel (every panel runs panelMachine). With
+ * SYSTEM_ID and PANELS it is the one list of the actors; the supervisor's children, the diagrams
+ * (machines/catalog.ts), the service's typed access (src/core/hud-system.ts) and the saved state's
+ * parts derive from it. The game's input follows the host's "receiving" (nothing of it is saved, and
+ * after a rollback the frames that were arriving still count); the observer starts from the host's
+ * subscription, and the host tells it every change (machines/host.machine.ts).
+ */
+export const ACTORS = {
+  host: actor(hostMachine, 'host', (context) => context.host),
+  match: actor(matchMachine, 'match', (context) => context.match),
+  vetoSession: actor(vetoSessionMachine, 'veto-session', (context) => context.vetoSession),
+  vetoReveal: actor(vetoRevealMachine, 'veto-reveal', (context) => context.vetoReveal),
+  sceneWindow: actor(sceneWindowMachine, 'scene-window', (context) => context.sceneWindow),
+  production: actor(productionMachine, 'production', (context) => context.production),
+  obs: actor(obsConnectionMachine, 'obs-connection', (context) => context.obs),
+  observer: actor(observerMachine, 'observer', (context) => ({
+    ...context.observer,
+    subscriptionActive: context.host.subscriptionActive,
+  })),
+  game: actor(gameMachine, 'game', (context) => ({ receiving: context.host.gameReceiving })),
+} as const satisfies Record<SubsystemKey, ActorDescriptor>;
+
+/** The machine behind each actor that is not a panel. */
+export const SUBSYSTEMS = Object.fromEntries(SUBSYSTEM_KEYS.map((key) => [key, ACTORS[key].machine])) as {
+  [K in SubsystemKey]: (typeof ACTORS)[K]['machine'];
+};
+
 /**
  * The supervisor: one actor per stateful subsystem and one per panel, each reachable by its
  * systemId. It keeps the input it started from; the children own their state from then on.
@@ -69,14 +94,14 @@ export const supervisorMachine = setup({
   id: 'hudAutomation',
   context: ({ input }) => input,
   description: 'Runs every subsystem for the whole life of the service',
-  // Derived lists have a union `src`, which XState's per-actor typing cannot follow; `Inputs` below
+  // Derived lists have a union `src`, which XState's per-actor typing cannot follow; `actor()` above
   // checks instead that each child gets the input its machine takes.
   invoke: [
     ...SUBSYSTEM_KEYS.map((key) => ({
       id: SYSTEM_ID[key],
       systemId: SYSTEM_ID[key],
       src: key,
-      input: ({ context }: { context: HudInput }) => inputOf(context)[key],
+      input: ({ context }: { context: HudInput }) => ACTORS[key].input(context),
     })),
     ...PANELS.map((panel) => ({
       id: panel.systemId,
@@ -86,25 +111,3 @@ export const supervisorMachine = setup({
     })),
   ] as never,
 });
-
-/**
- * Each subsystem's input: its part of HudInput; the game's follows the host's "receiving" (nothing
- * of it is saved, and after a rollback the frames that were arriving still count); the observer
- * starts from the host's subscription, and the host tells it every change (machines/host.machine.ts).
- */
-type SubsystemInputs = Omit<HudInput, 'panels' | 'now' | 'observer'> & {
-  game: GameInput;
-  observer: ObserverInput & { subscriptionActive: boolean };
-};
-const inputOf = (context: HudInput): SubsystemInputs => ({
-  ...context,
-  game: { receiving: context.host.gameReceiving },
-  observer: { ...context.observer, subscriptionActive: context.host.subscriptionActive },
-});
-
-// Each subsystem's input is its machine's input: fails to compile when they drift apart.
-type Inputs = {
-  [K in SubsystemKey]: SubsystemInputs[K] extends InputFrom<(typeof SUBSYSTEMS)[K]> ? true : never;
-};
-const inputsAgree = <T extends Record<SubsystemKey, true>>() => undefined as unknown as T;
-inputsAgree<Inputs>();

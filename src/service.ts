@@ -52,8 +52,8 @@ import type { MediaQuota } from './persistence/media-store.ts';
 import { MEDIA_GRACE_MS, MEDIA_QUOTA, MediaStore } from './persistence/media-store.ts';
 import { RevisionLease } from './persistence/revision-lease.ts';
 import type { LiveHost } from './persistence/saved-input.ts';
-import type { LoadedState } from './persistence/saved-state.ts';
 import { hudInputFrom, savedChange, savedStateSource } from './persistence/saved-input.ts';
+import type { LoadedState } from './persistence/saved-state.ts';
 import { STORAGE_OK, StateStore } from './persistence/state-store.ts';
 import type { StoreFiles } from './persistence/store-files.ts';
 import { realFiles } from './persistence/store-files.ts';
@@ -200,8 +200,12 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   let stopObsLog = logObsConnection(hud.actor('obs'), logger);
   // Revisions sent before a crash may be above the saved one: go on above every one of them.
   const lease = await RevisionLease.open(dataDir, saved?.revision ?? 0, logger, options.leaseBlock);
-  const hub = new StateHub(hud, settings.current(), Math.max(saved?.revision ?? 0, lease.startAt), STORAGE_OK, (revision) =>
-    lease.cover(revision),
+  const hub = new StateHub(
+    hud,
+    settings.current(),
+    Math.max(saved?.revision ?? 0, lease.startAt),
+    STORAGE_OK,
+    (revision) => lease.cover(revision),
   );
   const collect = savedStateSource(
     hub,

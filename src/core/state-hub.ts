@@ -2,16 +2,16 @@ import { dequal } from 'dequal';
 import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
 import type { AnyActorRef } from 'xstate';
-import { PANEL_IDS } from '../../machines/panels.ts';
 import type { StorageStatus } from '../protocol/answers.ts';
 import { HudStateSchema } from '../protocol/answers.ts';
-import type { EventData, EventMessage, EventName } from '../protocol/websocket.ts';
 import type { Settings } from '../protocol/settings.ts';
+import type { EventData, EventMessage, EventName } from '../protocol/websocket.ts';
 import { brandingOf } from '../settings/settings.ts';
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
 import type { HudState, HudStateKey } from './views.ts';
 import {
+  HUD_STATE_SOURCES,
   hudStateOf,
   matchSummaryOf,
   observerViewOf,
@@ -56,15 +56,6 @@ interface View<E extends EventName = EventName> {
 }
 
 const view = <E extends EventName>(definition: View<E>): View => definition as unknown as View;
-
-const HUD_SOURCES: readonly ActorKey[] = [
-  ...PANEL_IDS,
-  'sceneWindow',
-  'host',
-  'obs',
-  // The sides of team A and team B.
-  'match',
-];
 
 /** Everything a client can observe besides the HUD state, each an event named after it. */
 const VIEWS: readonly View[] = [
@@ -332,7 +323,7 @@ export class StateHub {
       dirty.size === 1 &&
       dirty.has('match') &&
       this.#snapshots.match.context.teamASide === this.#hud.sides.teamA;
-    if (storageChanged || (!sidesOnly && HUD_SOURCES.some((key) => dirty.has(key)))) {
+    if (storageChanged || (!sidesOnly && HUD_STATE_SOURCES.some((key) => dirty.has(key)))) {
       const before = { snapshots: this.#hudSnapshots, state: this.#hud };
       const next = hudStateOf(this.#snapshots, this.#revision, this.#storage, before);
       this.#hudSnapshots = this.#snapshots;

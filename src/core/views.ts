@@ -26,7 +26,7 @@ import type {
 import type { ObserverView } from '../protocol/observer.ts';
 import { PANELS } from '../protocol/panels.ts';
 import type { Snapshot } from '../protocol/websocket.ts';
-import type { SnapshotOf, Snapshots } from './hud-system.ts';
+import type { ActorKey, SnapshotOf, Snapshots } from './hud-system.ts';
 
 export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
 
@@ -43,6 +43,16 @@ export interface HudStateBefore {
   snapshots: Snapshots;
   state: HudState;
 }
+
+/** The actors the HUD state is built from (hudStateOf): the hub rebuilds it when one of them changed. */
+export const HUD_STATE_SOURCES: readonly ActorKey[] = [
+  ...PANELS.map((panel) => panel.id),
+  'sceneWindow',
+  'host',
+  'obs',
+  // The sides of team A and team B.
+  'match',
+];
 
 export function hudStateOf(
   snapshots: Snapshots,

@@ -14,7 +14,7 @@ import { PANEL_IDS } from '../../machines/panels.ts';
 import { PRODUCTION_DEFAULTS } from '../../machines/production.machine.ts';
 import type { HudInput } from '../../machines/supervisor.machine.ts';
 import { REVEAL_DEFAULTS } from '../../machines/veto-reveal.machine.ts';
-import type { ActorKey, Snapshots, SnapshotOf } from '../core/hud-system.ts';
+import type { ActorKey, SnapshotOf, Snapshots } from '../core/hud-system.ts';
 import type { StateReads } from '../core/state-hub.ts';
 import type { Settings } from '../protocol/settings.ts';
 import type { SettingsOwner } from '../settings/settings-owner.ts';
