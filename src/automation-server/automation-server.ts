@@ -11,6 +11,7 @@ import accessPlugin from '../http/access-hooks.ts';
 import { answerConnect } from '../http/client-error.ts';
 import { registerPublicCors } from '../http/cors.ts';
 import errorEnvelopePlugin from '../http/error-envelope.ts';
+import { sourcedDispatch } from '../http/event-source.ts';
 import jsonBodyPlugin from '../http/json-body.plugin.ts';
 import panelApiRoutes from '../http/routes/panel-api.routes.ts';
 import readRoutes from '../http/routes/read.routes.ts';
@@ -55,7 +56,17 @@ export async function buildAutomationServer(
   await app.register(jsonBodyPlugin);
   // The WebSocket plugin's hooks before the access hooks: it marks upgrade requests so that a
   // refused one's socket is closed.
-  await app.register(wsPlugin, { transport: 'ws', paths: WS_PATHS, deps: service, panel: null });
+  // Its commands run inside sourcedDispatch, so the Machines view names their source (WebSocket).
+  await app.register(wsPlugin, {
+    transport: 'ws',
+    paths: WS_PATHS,
+    deps: {
+      ...service,
+      commands: sourcedDispatch(service.commands),
+      reports: sourcedDispatch(service.reports),
+    },
+    panel: null,
+  });
   await app.register(accessPlugin, { access });
   registerPublicCors(app);
   await app.register(readRoutes, { catalogue: service.catalogue, state: service.hub });

@@ -11,6 +11,7 @@ import { build, ok } from '../helpers/build.ts';
 import { type Frame, fixture, postAccepted, ROUND_SEQUENCE, toCs2 } from '../helpers/gsi.ts';
 import { panelApi } from '../helpers/hud.ts';
 import { BO3_ACTIVE_DUTY } from '../helpers/vetoes.ts';
+import { connect } from '../helpers/ws-client.ts';
 
 const requestChannel = diagnostics.tracingChannel('fastify.request.handler');
 
@@ -203,6 +204,32 @@ describe('the Machines view routes', () => {
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ ok: false, error: 'not_found' });
     expect(requestChannel.hasSubscribers).toBe(false);
+  });
+
+  it("names the source of a WebSocket program's command on the automation server", async () => {
+    const server = await build();
+    const { cookie } = await panelApi(server);
+    const stream = await openStream(server, cookie, 'vetoSession');
+    expect((await stream.next()).type).toBe('hello');
+    const program = await connect(server.wsUrl);
+    await program.next(); // hello
+    program.send({
+      type: 'trigger',
+      id: 'ws-start',
+      action: 'veto_start',
+      payload: {
+        boFormat: 'bo3',
+        teamA: { name: 'Alpha' },
+        teamB: { name: 'Bravo' },
+        mapPool: BO3_ACTIVE_DUTY.map((step) => step.map),
+      },
+    });
+    const start = (
+      await stream.until((entry) => entry.actor === 'vetoSession' && entry.event === 'veto.start')
+    ).at(-1) as StreamedEntry;
+    expect(start).toMatchObject({ source: 'WebSocket', changed: true, unsent: 0 });
+    program.close();
+    stream.close();
   });
 
   it('shows the context on demand with secrets redacted', async () => {
