@@ -2,10 +2,12 @@
  * What the Machines view costs the server during a show (docs/machines-view.md): the show's server
  * side as bench/show-server-cpu.ts drives it (frames POSTed at a fixed rate, an overlay WebSocket,
  * ten control surfaces sending 2 commands a second), the server's CPU per frame with the view closed
- * and with one signed-in page reading its stream, in turn, each round. Run bench/show-server-cpu.ts
- * on a build without the view for the "before" figure.
+ * and with one signed-in page reading its stream, in alternate stretches of one server's run. Run bench/show-server-cpu.ts
+ * on a build without the view for the "before" figure. The page shows `--focus` (the veto session,
+ * where the view opens): every entry of that actor is sent, the game frames of the others thinned;
+ * `--focus game` is the page watching the game, sent every frame's entries.
  *
- * Usage: npm run build && tsx bench/machines-view-cpu.ts [--rate 50] [--seconds 20] [--rounds 3]
+ * Usage: npm run build && tsx bench/machines-view-cpu.ts [--rate 50] [--stretch 5] [--cycles 4] [--rounds 3] [--focus vetoSession]
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,8 +23,10 @@ import { FRAME, SURFACES, showFrames } from './parts/show.ts';
 const { values } = parseArgs({
   options: {
     rate: { type: 'string', default: '50' },
-    seconds: { type: 'string', default: '20' },
+    stretch: { type: 'string', default: '5' },
+    cycles: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '3' },
+    focus: { type: 'string', default: 'vetoSession' },
   },
 });
 const RATE = Number(values.rate);
@@ -31,16 +35,23 @@ const WARMUP_MS = 3_000;
 const runtime = chooseRuntime();
 const base = JSON.parse(readFileSync(FRAME, 'utf8'));
 
-/** Signs in as the operator app would and reads the view's stream until aborted; counts its bytes. */
-async function watchStream(appUrl: string, signInUrl: string, abort: AbortSignal): Promise<() => number> {
+/** Signs in as the operator app would; the session cookie. */
+async function signIn(appUrl: string, signInUrl: string): Promise<string> {
   const key = new URL(signInUrl).searchParams.get('key') ?? '';
-  const signIn = await fetch(`${appUrl}/auth/sign-in`, {
+  const answer = await fetch(`${appUrl}/auth/sign-in`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ key }),
   });
-  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const response = await fetch(`${appUrl}/api/panel/machines/stream`, { headers: { cookie }, signal: abort });
+  return (answer.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
+/** Reads the view's stream as a page would until aborted; counts its bytes. */
+async function watchStream(appUrl: string, cookie: string, abort: AbortSignal): Promise<() => number> {
+  const response = await fetch(
+    `${appUrl}/api/panel/machines/stream?focus=${encodeURIComponent(values.focus)}`,
+    { headers: { cookie }, signal: abort },
+  );
   if (response.status !== 200) throw new Error(`the stream answered ${response.status}`);
   let bytes = 0;
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -58,7 +69,11 @@ async function watchStream(appUrl: string, signInUrl: string, abort: AbortSignal
   return () => bytes;
 }
 
-async function measure(view: 'closed' | 'open'): Promise<string> {
+/**
+ * One server, the show run throughout; the view closed and open in alternate stretches, so that the
+ * load of the machine (shared with other work) weighs on both alike. CPU per frame of each.
+ */
+async function measure(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hud-bench-machines-view-'));
   const server = await startServerProcess({ runtime, kind: 'hud', dataDir, nodeOptions: [] });
   const token = readFileSync(join(dataDir, 'gsi-token'), 'utf8').trim();
@@ -72,11 +87,10 @@ async function measure(view: 'closed' | 'open'): Promise<string> {
   });
   const surfaces: WsProbe[] = [];
   const http = new HttpClient(server.appPort);
-  const abort = new AbortController();
+  let abort = new AbortController();
   try {
     for (let i = 0; i < SURFACES; i++) surfaces.push(await WsProbe.connect(`${server.wsUrl}/`));
-    const streamed =
-      view === 'open' ? await watchStream(server.appUrl, server.signInUrl(), abort.signal) : () => 0;
+    const cookie = await signIn(server.appUrl, server.signInUrl());
     const frameAt = showFrames(base, token);
     let next = 0;
     let commands = 0;
@@ -97,12 +111,22 @@ async function measure(view: 'closed' | 'open'): Promise<string> {
       return k;
     };
     await run(WARMUP_MS);
-    const cpuBefore = server.cpuMs();
-    const bytesBefore = streamed();
-    const frames = await run(Number(values.seconds) * 1000);
-    const cpu = server.cpuMs() - cpuBefore;
-    const bytes = streamed() - bytesBefore;
-    return `view ${view}: ${((cpu * 1000) / frames).toFixed(0)} µs CPU per frame over ${frames} frames at ${RATE}/s; the stream sent ${(bytes / 1024).toFixed(0)} KiB`;
+    const total = { closed: { cpu: 0, frames: 0, bytes: 0 }, open: { cpu: 0, frames: 0, bytes: 0 } };
+    for (let cycle = 0; cycle < Number(values.cycles); cycle++) {
+      for (const view of ['closed', 'open'] as const) {
+        abort = new AbortController();
+        const streamed = view === 'open' ? await watchStream(server.appUrl, cookie, abort.signal) : () => 0;
+        const cpuBefore = server.cpuMs();
+        const bytesBefore = streamed();
+        total[view].frames += await run(Number(values.stretch) * 1000);
+        total[view].cpu += server.cpuMs() - cpuBefore;
+        total[view].bytes += streamed() - bytesBefore;
+        abort.abort();
+      }
+    }
+    const perFrame = (view: 'closed' | 'open') => (total[view].cpu * 1000) / total[view].frames;
+    const seconds = (total.open.frames / RATE).toFixed(0);
+    return `view closed ${perFrame('closed').toFixed(0)} µs CPU per frame, open on ${values.focus} ${perFrame('open').toFixed(0)} µs (${((perFrame('open') / perFrame('closed') - 1) * 100).toFixed(1)} %), ${total.open.frames} frames each at ${RATE}/s; the stream sent ${(total.open.bytes / 1024).toFixed(0)} KiB in ${seconds} s`;
   } finally {
     abort.abort();
     for (const surface of surfaces) surface.close();
@@ -113,6 +137,5 @@ async function measure(view: 'closed' | 'open'): Promise<string> {
   }
 }
 
-for (let round = 1; round <= Number(values.rounds); round++) {
-  for (const view of ['closed', 'open'] as const) process.stdout.write(`${round} ${await measure(view)}\n`);
-}
+for (let round = 1; round <= Number(values.rounds); round++)
+  process.stdout.write(`${round} ${await measure()}\n`);
