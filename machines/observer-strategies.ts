@@ -86,10 +86,10 @@ export function nextUntried(dialect: GameDialect, failed: readonly CutStrategy[]
   return STRATEGY_ORDER[dialect].find((strategy) => !failed.includes(strategy)) ?? null;
 }
 
-/** The strategies in words, for the operator. */
+/** The strategies in words, for the operator: each reads after "Cut to Kyle ". */
 export const STRATEGY_TEXT: Readonly<Record<CutStrategy, string>> = {
   name: 'by name (spec_player "name")',
   name_lock: 'by name, then the lock on the account and first-person view',
-  lock: 'the lock on the account (spec_lock_to_accountid)',
-  csgo: "CS:GO's account command (spec_player_by_accountid)",
+  lock: 'by the lock on the account (spec_lock_to_accountid)',
+  csgo: "by CS:GO's account command (spec_player_by_accountid)",
 };

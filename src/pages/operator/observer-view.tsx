@@ -48,14 +48,21 @@ function Subscription({ value }: { value: Observer }) {
   );
 }
 
+/** Green only while nothing is wrong: auto whose camera does not follow is not a green state. */
+function pillOf(value: Observer): 'off' | 'connected' | 'connecting' | 'disconnected' {
+  if (value.state === 'disabled') return 'off';
+  if (value.state === 'suggest') return 'connected';
+  if (value.camera?.exhausted || value.cameraFollows === 'ignored' || value.cameraFollows === 'moved_away')
+    return 'disconnected';
+  return value.cameraFollows === 'following' || value.cameraFollows === null ? 'connected' : 'connecting';
+}
+
 function Mode({ value }: { value: Observer }) {
   const command = useCommand();
   return (
     <Card title="Smart observer" hook="observer-mode">
       <p class="observer-state" data-observer-state={value.state}>
-        <span class={`pill pill--${value.state === 'disabled' ? 'off' : 'connected'}`}>
-          {stateWords(value)}
-        </span>
+        <span class={`pill pill--${pillOf(value)}`}>{stateWords(value)}</span>
       </p>
       <Subscription value={value} />
       {value.blockedBy === 'no_subscription' ? (
