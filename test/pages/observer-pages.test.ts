@@ -13,7 +13,6 @@ import { ConsoleStandIn } from '../helpers/console-stand-in.ts';
 import { type Frame, fixture, postFrame, ROUND_SEQUENCE, toCs2, withToken } from '../helpers/gsi.ts';
 
 const DESK = { width: 1920, height: 1080 };
-const BIG_DADDY = '76561198310998584';
 
 const post = (server: RunningServer, frame: Frame) =>
   postFrame(server.applicationPort, withToken(frame, server.service.game.token));
