@@ -136,10 +136,9 @@ export const STREAMS = {
     notification: true,
   }),
   branding: stream({
-    description:
-      'Notification: the event logo, sponsors or talents changed in the operator app (settings: no revision change)',
+    description: 'The event logo, sponsors or talents changed in the operator app (settings), with its revision',
     data: BrandingSchema,
-    notification: true,
+    notification: false,
     snapshot: { branding: BrandingSchema },
   }),
   'replay.failed': stream({

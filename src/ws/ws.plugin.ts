@@ -9,7 +9,6 @@ import type { GameMessage } from '../protocol/game.ts';
 import type { Settings } from '../protocol/settings.ts';
 import type { PanelStatus } from '../protocol/streams.ts';
 import { CLOSE, MAX_MESSAGE_BYTES, PING_INTERVAL_MS, PROTOCOL_VERSION } from '../protocol/websocket.ts';
-import { brandingOf } from '../settings/settings.ts';
 import { SERVICE_ID, VERSION } from '../version.ts';
 import { heartbeat, openConnection } from './ws-connection.ts';
 import type { WsClient } from './ws-fanout.ts';
@@ -113,15 +112,9 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, deps, panel }:
   const onToken = () => fanout.close(holdsToken, CLOSE.unauthorized, 'the access token was regenerated');
   const holdsViewKey = (client: WsClient) => client.remote && client.grant === 'view';
   const onViewKey = () => fanout.close(holdsViewKey, CLOSE.unauthorized, 'the view key was regenerated');
-  let brandingSent = JSON.stringify(brandingOf(settings.current()));
+  // The branding travels with the state (the hub's `branding` event, with its revision).
   const onSettings = (next: Settings) => {
     if (!next.lanMode) fanout.close(isRemote, CLOSE.forbidden, 'local network mode was switched off');
-    // The pages show the branding: a change reaches them at once, as a notification.
-    const branding = brandingOf(next);
-    const text = JSON.stringify(branding);
-    if (text === brandingSent) return;
-    brandingSent = text;
-    fanout.broadcast({ type: 'event', event: 'branding', revision: hub.revision, data: branding });
   };
   secrets.events.on('token', onToken);
   secrets.events.on('viewKey', onViewKey);
