@@ -41,6 +41,8 @@ export const DEFAULT_NETCON: NetconAddress = { host: '127.0.0.1', port: 2121 };
 export interface ObserverInput {
   settings: ObserverSettings;
   netcon: NetconAddress;
+  /** The cut strategy the operator pinned (observer_pin), kept across restarts; absent or null: none. */
+  pinned?: CutStrategy | null;
 }
 
 /** No saved state: switched off, suggest when switched on, the console of a game on this machine. */
@@ -475,7 +477,7 @@ export const observerMachine = setup({
     sentStrategy: null,
     sentAlive: false,
     shownSteamid: null,
-    strategy: { pinned: null, ...FRESH_STRATEGY },
+    strategy: { pinned: input.pinned ?? null, ...FRESH_STRATEGY },
     follow: null,
     sentAt: null,
     lastFrameAt: null,

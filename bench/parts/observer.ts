@@ -94,6 +94,9 @@ export async function observer(context: PartContext): Promise<Row[]> {
     const api = new HttpClient(hud.port);
     const configured = await api.post('/api/actions/set_smart_observer', { enabled: true, mode: 'auto' });
     if (configured.status !== 200) throw new Error(`set_smart_observer: ${JSON.stringify(configured.body)}`);
+    // The cut this part waits for is the lock line: the strategy pinned, so every cut sends it.
+    const pinned = await api.post('/api/actions/observer_pin', { strategy: 'lock' });
+    if (pinned.status !== 200) throw new Error(`observer_pin: ${JSON.stringify(pinned.body)}`);
     const app = new HttpClient(hud.appPort);
     const token = readFileSync(join(dataDir, 'gsi-token'), 'utf8').trim();
     const base = round[2] as Frame;

@@ -236,15 +236,20 @@ export function observerViewOf(snapshot: SnapshotOf<'observer'>): ObserverView {
         : link.reason === null
           ? 'connecting'
           : 'disconnected';
-  const cuts = status.cuts.map(({ slot, name, steamid, reason, text, at, sent }) => ({
-    slot,
-    name,
-    steamid,
-    reason,
-    text,
-    at,
-    sent,
-  }));
+  const cuts = status.cuts.map(
+    ({ slot, name, steamid, reason, text, at, sent, strategy, outcome, followedAfterMs }) => ({
+      slot,
+      name,
+      steamid,
+      reason,
+      text,
+      at,
+      sent,
+      strategy,
+      outcome,
+      followedAfterMs,
+    }),
+  );
   return {
     ...status.settings,
     subscriptionActive: snapshot.context.subscriptionActive,
@@ -259,6 +264,7 @@ export function observerViewOf(snapshot: SnapshotOf<'observer'>): ObserverView {
       message: link.message,
     },
     cameraFollows: status.cameraFollows,
+    camera: status.camera,
     suggestion: suggestion
       ? {
           slot: suggestion.slot,

@@ -69,6 +69,7 @@ export function hudInputFrom(
         ...(saved?.observer?.settings ?? saved?.production?.smartObserver ?? OBSERVER_DEFAULTS.settings),
       },
       netcon: { ...(netconOverride ?? saved?.observer?.netcon ?? OBSERVER_DEFAULTS.netcon) },
+      pinned: saved?.observer?.pinned ?? null,
     },
     now,
   };
@@ -104,11 +105,18 @@ export function savedStateBuilder(
   let written = savedNetcon;
   let observer: { from: readonly unknown[]; part: NonNullable<SavedState['observer']> } | null = null;
   return (snapshots, revision, settings) => {
-    // Only the settings and the address: the director and the link are rebuilt from them on start.
-    const { settings: observerSettings, netcon } = snapshots.observer.context;
+    // The settings, the address and the pinned strategy: the director and the link are rebuilt on start.
+    const { settings: observerSettings, netcon, strategy } = snapshots.observer.context;
+    const { pinned } = strategy;
     if (!netconOverride || !sameAddress(netcon, netconOverride)) written = netcon;
-    if (!observer || observer.from[0] !== observerSettings || observer.from[1] !== written) {
-      observer = { from: [observerSettings, written], part: { settings: observerSettings, netcon: written } };
+    if (
+      !observer ||
+      observer.from[0] !== observerSettings ||
+      observer.from[1] !== written ||
+      observer.from[2] !== pinned
+    ) {
+      const part = { settings: observerSettings, netcon: written, pinned };
+      observer = { from: [observerSettings, written, pinned], part };
     }
     let panelChanged = panels === null;
     for (let i = 0; i < PANEL_IDS.length; i++) {
@@ -163,7 +171,7 @@ const SAVED_FROM: SavedFrom = {
   vetoReveal: ({ context }) => [context],
   sceneWindow: ({ context }) => [context],
   production: ({ context }) => [context],
-  observer: ({ context }) => [context.settings, context.netcon],
+  observer: ({ context }) => [context.settings, context.netcon, context.strategy.pinned],
   ...(Object.fromEntries(PANEL_IDS.map((id) => [id, (snapshot: unknown) => [snapshot]])) as SavedFrom),
 };
 

@@ -17,6 +17,7 @@ import type { VetoRevealInput } from '../../machines/veto-reveal.machine.ts';
 import type { VetoSessionInput } from '../../machines/veto-session.machine.ts';
 import { ProductionSchema } from '../protocol/answers.ts';
 import { GameSideSchema } from '../protocol/game.ts';
+import { CutStrategySchema } from '../protocol/observer.ts';
 import {
   BoFormatSchema,
   LogoStatusSchema,
@@ -122,6 +123,8 @@ const Observer = Type.Object({
     host: Type.String({ minLength: 1, maxLength: 64 }),
     port: Type.Integer({ minimum: 1, maximum: 65_535 }),
   }),
+  // The cut strategy the operator pinned (observer_pin). Absent in files from before it: none.
+  pinned: Type.Optional(Type.Union([CutStrategySchema, Type.Null()])),
 });
 
 export const SavedStateSchema = Type.Object({

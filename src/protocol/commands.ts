@@ -23,7 +23,7 @@ import {
   VetoStatusSchema,
 } from './answers.ts';
 import { GamePlayerSchema, GameSideSchema } from './game.ts';
-import { NetconAddressSchema, ObserverViewSchema } from './observer.ts';
+import { NetconAddressSchema, OBSERVER_LOOP_CONTRACTS, ObserverViewSchema } from './observer.ts';
 import {
   BoFormatSchema,
   MapNameSchema,
@@ -456,6 +456,8 @@ export const COMMAND_CONTRACTS = {
     payload: NetconAddressSchema,
     result: Type.Object({ link: ObserverViewSchema.properties.link }, strict),
   }),
+
+  ...OBSERVER_LOOP_CONTRACTS,
 };
 
 /** The name of a public command. */

@@ -72,20 +72,16 @@ export const ObserverCutSchema = Type.Object(
     text: Type.String(),
     at: Type.Number({ description: 'When the director cut to this player (ms since the epoch)' }),
     sent: Type.Boolean({ description: 'The cut went to the game (auto mode, console connected)' }),
-    strategy: Type.Optional(
-      Type.Union([CutStrategySchema, Type.Null()], { description: 'How it was sent (null: not sent)' }),
-    ),
-    outcome: Type.Optional(
-      Type.Union([OneOf(CUT_OUTCOMES), Type.Null()], {
-        description:
-          'What the frames showed: followed, not_followed (not within 1.5 s), already_shown (proves nothing), target_died, replaced (cut again before they could tell), pending',
-      }),
-    ),
-    followedAfterMs: Type.Optional(
-      Type.Union([Type.Number(), Type.Null()], {
-        description: 'Frame time from the cut to the first frame showing the player',
-      }),
-    ),
+    strategy: Type.Union([CutStrategySchema, Type.Null()], {
+      description: 'How it was sent (null: not sent)',
+    }),
+    outcome: Type.Union([OneOf(CUT_OUTCOMES), Type.Null()], {
+      description:
+        'What the frames showed: followed, not_followed (not within 1.5 s), already_shown (proves nothing), target_died, replaced (cut again before they could tell), pending',
+    }),
+    followedAfterMs: Type.Union([Type.Number(), Type.Null()], {
+      description: 'Frame time from the cut to the first frame showing the player',
+    }),
   },
   { additionalProperties: false },
 );
@@ -142,7 +138,7 @@ export const ObserverViewSchema = Type.Object(
       description:
         'Whether the game camera followed the last cut: pending, following, ignored (not within 1.5 s), moved_away (it followed, then showed someone else)',
     }),
-    camera: Type.Optional(ObserverCameraSchema),
+    camera: ObserverCameraSchema,
     suggestion: Type.Union([ObserverSuggestionSchema, Type.Null()]),
     holdingUntil: Type.Union([Type.Number(), Type.Null()], {
       description: 'Cinematic freeze camera: the camera stays on a death until then',

@@ -18,7 +18,8 @@ import {
 } from '../../src/protocol/commands.ts';
 import { serializerOf } from '../../src/protocol/serializer-schema.ts';
 import type { RunningServer } from '../../src/server.ts';
-import { build, command, PROGRAM } from '../helpers/build.ts';
+import { build, command, get, PROGRAM } from '../helpers/build.ts';
+import { ConsoleStandIn } from '../helpers/console-stand-in.ts';
 import { CAPTURED, STAND_IN_KEY, startFaceitStandIn } from '../helpers/faceit-stand-in.ts';
 import { TEAMS } from '../helpers/hud.ts';
 import { LIVE_PLAYERS, postLiveGame } from '../helpers/live-game.ts';
@@ -99,6 +100,9 @@ const RUNS: ReadonlyArray<readonly [AnyCommandName, unknown?]> = [
   ['save_replay'],
   ['swap_sides'],
   ['set_observer_console', { host: '127.0.0.1', port: 2121 }],
+  ['observer_pin', { strategy: 'lock' }],
+  ['observer_probe_again'],
+  ['observer_pin', { strategy: null }],
 ];
 
 let obs: ObsStandIn;
@@ -146,7 +150,7 @@ describe('every command answers its contract', () => {
   it('each result passes its schema and is serialised unchanged', async () => {
     const server = await showReady();
     const ran = new Set<string>();
-    for (const [action, payload] of RUNS) {
+    const run = async (action: AnyCommandName, payload?: unknown) => {
       const contract = contractOf(action);
       if (!contract) throw new Error(`${action} is not in the contract`);
       const catalogue =
@@ -163,7 +167,15 @@ describe('every command answers its contract', () => {
       const written = JSON.parse(serializerOf(contract.result)(answer.result));
       expect(written, action).toEqual(JSON.parse(JSON.stringify(answer.result)));
       ran.add(action);
-    }
+    };
+    for (const [action, payload] of RUNS) await run(action, payload);
+    // A test cut goes to the game's console: a stand-in console, linked before the cut.
+    const game = new ConsoleStandIn({ obeys: 'name' });
+    sources.push(game);
+    await run('set_observer_console', { host: '127.0.0.1', port: await game.listen() });
+    await expect.poll(async () => (await get(server, '/api/observer')).body.observer.link.connection).toBe('connected');
+    await postLiveGame(server); // a new console address starts the director again: a frame to cut from
+    await run('observer_test_cut');
     const every = [...COMMAND_NAMES, ...Object.keys(REPORT_CONTRACTS), ...Object.keys(SETTINGS_CONTRACTS)];
     expect(every.filter((name) => !ran.has(name))).toEqual([]);
   });

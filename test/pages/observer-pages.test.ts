@@ -77,6 +77,15 @@ describe.skipIf(!chromiumAvailable)('the observer pages in Chromium', () => {
     await page.locator('[data-card="observer-cuts"] tr[data-cut-slot="8"][data-cut-sent="yes"]').waitFor();
     expect(game.lines).toContain('spec_player "Big Daddy"');
     await page.screenshot({ path: `${SCREENSHOTS}observer-view.png`, fullPage: true });
+    // The frames never show the pick (this stand-in obeys nothing): the view says so, strategy by strategy.
+    await page.locator('[data-camera-follows="ignored"]').first().waitFor({ timeout: 5_000 });
+    await page.locator('[data-cut-outcome="not_followed"]').first().waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}observer-view-not-followed.png`, fullPage: true });
+    await page.locator('select[data-setting="observer-strategy"]').selectOption('lock');
+    await page.locator('[data-camera-source="pinned"][data-camera-strategy="lock"]').waitFor();
+    await page.getByRole('button', { name: 'Test cut' }).click();
+    await page.locator('[data-cut-strategy="lock"]').first().waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}observer-view-pinned.png`, fullPage: true });
 
     // The game quits: the link says why, in words.
     await game.close();

@@ -1,5 +1,6 @@
+import { observerStatusOf } from '../../../machines/observer.machine.ts';
 import { checkNetconAddress } from '../../observer/netcon-address.ts';
-import { invalidPayload } from '../../protocol/errors.ts';
+import { conflict, invalidPayload } from '../../protocol/errors.ts';
 import { observerViewOf } from '../views.ts';
 import type { AnyCommand } from './command.ts';
 import { defineCommand } from './command.ts';
@@ -15,4 +16,41 @@ const setObserverConsole = defineCommand('set_observer_console', {
   },
 });
 
-export const observerCommands: AnyCommand[] = [setObserverConsole];
+/** What the loop's commands answer: how the camera is moved now, and whether it follows. */
+const cameraAnswer = (snapshot: Parameters<typeof observerStatusOf>[0]) => {
+  const { camera, cameraFollows } = observerStatusOf(snapshot);
+  return { camera, cameraFollows };
+};
+
+const observerTestCut = defineCommand('observer_test_cut', {
+  run: ({ hud }) => {
+    const before = hud.snapshot('observer');
+    if (!before.context.linkConnected)
+      throw conflict('The game console is not connected: set its address and enable the observer first.');
+    if (!before.context.director.suggestion)
+      throw conflict('Nothing to cut to yet: the observer needs game data with players.');
+    hud.send('observer', { type: 'observer.testCut' });
+    return cameraAnswer(hud.snapshot('observer'));
+  },
+});
+
+const observerProbeAgain = defineCommand('observer_probe_again', {
+  run: ({ hud }) => {
+    hud.send('observer', { type: 'observer.probeAgain' });
+    return cameraAnswer(hud.snapshot('observer'));
+  },
+});
+
+const observerPin = defineCommand('observer_pin', {
+  run: ({ hud }, { strategy }) => {
+    hud.send('observer', { type: 'observer.pin', strategy });
+    return cameraAnswer(hud.snapshot('observer'));
+  },
+});
+
+export const observerCommands: AnyCommand[] = [
+  setObserverConsole,
+  observerTestCut,
+  observerProbeAgain,
+  observerPin,
+];

@@ -14,13 +14,25 @@ import {
   cutOutcomeWords,
   LINK_REASON_WORDS,
   reasonWords,
+  STRATEGY_WORDS,
   sideWords,
   stateWords,
 } from '../common/observer-words.ts';
 import { observer } from '../common/store.ts';
 import { useNow } from '../common/use-now.ts';
 import { request } from './api.ts';
-import { Address, Card, chosen, ErrorText, Field, literals, Switch, useCommand, useDraft } from './ui.tsx';
+import {
+  Address,
+  Card,
+  CommandButton,
+  chosen,
+  ErrorText,
+  Field,
+  literals,
+  Switch,
+  useCommand,
+  useDraft,
+} from './ui.tsx';
 
 const MODES = literals(ObserverModeSchema);
 
@@ -52,7 +64,7 @@ function Subscription({ value }: { value: Observer }) {
 function pillOf(value: Observer): 'off' | 'connected' | 'connecting' | 'disconnected' {
   if (value.state === 'disabled') return 'off';
   if (value.state === 'suggest') return 'connected';
-  if (value.camera?.exhausted || value.cameraFollows === 'ignored' || value.cameraFollows === 'moved_away')
+  if (value.camera.exhausted || value.cameraFollows === 'ignored' || value.cameraFollows === 'moved_away')
     return 'disconnected';
   return value.cameraFollows === 'following' || value.cameraFollows === null ? 'connected' : 'connecting';
 }
@@ -139,24 +151,6 @@ function Link({ value }: { value: Observer }) {
           {link.reason ? LINK_REASON_WORDS[link.reason] : 'The camera moves over this link.'}
         </p>
       )}
-      {value.camera ? (
-        <p
-          class={
-            value.camera.exhausted ||
-            value.cameraFollows === 'ignored' ||
-            value.cameraFollows === 'moved_away'
-              ? 'error'
-              : 'muted small'
-          }
-          role={value.camera.exhausted || value.cameraFollows === 'ignored' ? 'alert' : 'status'}
-          data-camera-follows={value.cameraFollows ?? 'none'}
-          data-camera-strategy={value.camera.strategy ?? 'none'}
-          data-camera-source={value.camera.source}
-          data-camera-exhausted={value.camera.exhausted ? 'yes' : 'no'}
-        >
-          {value.camera.text}
-        </p>
-      ) : null}
       <form
         class="row"
         onSubmit={(event) => {
@@ -201,6 +195,65 @@ function Link({ value }: { value: Observer }) {
         Start CS2 with <code>-netconport {link.port}</code> (on Windows add <code>-tools</code>). Only this
         machine or the local network.
       </p>
+    </Card>
+  );
+}
+
+const STRATEGIES = Object.keys(STRATEGY_WORDS) as Array<keyof typeof STRATEGY_WORDS>;
+
+/** How cuts reach the game and whether they do: test before going live, probe again, pin one. */
+function Camera({ value }: { value: Observer }) {
+  const command = useCommand();
+  const { camera } = value;
+  const warn = camera.exhausted || value.cameraFollows === 'ignored' || value.cameraFollows === 'moved_away';
+  const pin = (choice: string) =>
+    void command.run('observer_pin', {
+      strategy: choice === 'learn' ? null : (choice as (typeof STRATEGIES)[number]),
+    });
+  return (
+    <Card title="Camera" hook="observer-camera">
+      <p
+        class={warn ? 'error' : undefined}
+        role={warn ? 'alert' : 'status'}
+        data-camera-follows={value.cameraFollows ?? 'none'}
+        data-camera-strategy={camera.strategy ?? 'none'}
+        data-camera-source={camera.source}
+        data-camera-exhausted={camera.exhausted ? 'yes' : 'no'}
+      >
+        {camera.text}
+      </p>
+      <p class="muted small">
+        {camera.exhausted
+          ? 'Strategy: none worked (each was tried once)'
+          : `Strategy: ${camera.strategy ? STRATEGY_WORDS[camera.strategy] : '–'} (${
+              camera.source === 'pinned'
+                ? 'pinned'
+                : camera.source === 'proven'
+                  ? 'proven by the frames'
+                  : 'being tried'
+            })`}
+      </p>
+      <div class="row">
+        <CommandButton action="observer_test_cut" variant="primary" data-action="observer-test-cut">
+          Test cut
+        </CommandButton>
+        <CommandButton action="observer_probe_again" data-action="observer-probe-again">
+          Probe again
+        </CommandButton>
+        <Field label="Cut strategy">
+          <select
+            value={camera.source === 'pinned' && camera.strategy ? camera.strategy : 'learn'}
+            onChange={(e) => pin(e.currentTarget.value)}
+            data-setting="observer-strategy"
+          >
+            <option value="learn">Learn from the frames</option>
+            {STRATEGIES.map((strategy) => (
+              <option value={strategy}>{STRATEGY_WORDS[strategy]}</option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <ErrorText message={command.error.value} />
     </Card>
   );
 }
@@ -293,6 +346,7 @@ export function ObserverView() {
     <div class="grid" data-observer-view>
       <Mode value={value} />
       <Link value={value} />
+      <Camera value={value} />
       <SuggestionCard value={value} now={now} />
       <Cuts value={value} now={now} />
     </div>
