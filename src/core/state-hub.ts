@@ -317,13 +317,7 @@ export class StateHub {
     this.emitter.emit('changed', { sources: dirty, snapshots: this.snapshots() });
 
     const events: Array<{ event: EventName; data: unknown }> = [];
-    // The match is a source of the HUD state for the sides alone: a change of the match that keeps
-    // them (a map result, a name) leaves the HUD state as it is, without rebuilding and comparing it.
-    const sidesOnly =
-      dirty.size === 1 &&
-      dirty.has('match') &&
-      this.#snapshots.match.context.teamASide === this.#hud.sides.teamA;
-    if (storageChanged || (!sidesOnly && HUD_STATE_SOURCES.some((key) => dirty.has(key)))) {
+    if (storageChanged || HUD_STATE_SOURCES.some((key) => dirty.has(key))) {
       const before = { snapshots: this.#hudSnapshots, state: this.#hud };
       const next = hudStateOf(this.#snapshots, this.#revision, this.#storage, before);
       this.#hudSnapshots = this.#snapshots;

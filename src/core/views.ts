@@ -92,42 +92,14 @@ export const stepView = (step: VetoStep): StepView => ({
   map: step.map,
 });
 
-/**
- * The last summary and the contexts it was made from (machines never change a context in place): a
- * command's answer and the hub's `match` event share one instead of building it twice. One slot, not
- * a WeakMap keyed by context: a WeakMap entry per change costs the garbage collector more than the
- * summary it saves.
- */
-let last: { match: Snapshots['match']['context']; reveal: unknown; summary: MatchSummary } | null = null;
-
+/** The summary of the match, as the pages and the answers show it. */
 export function matchSummaryOf(snapshots: Snapshots): MatchSummary {
   const match = snapshots.match.context;
-  const reveal = snapshots.vetoReveal.context;
-  if (last?.match !== match || last.reveal !== reveal)
-    last = { match, reveal, summary: buildMatchSummary(snapshots, last) };
-  return last.summary;
-}
-
-/**
- * The summary of the match. The parts whose inputs are the same objects as for the `previous` one
- * (the veto, the maps a command did not touch) are that summary's parts: building them again cost
- * as much as the change, and the hub's structural comparison of the two summaries stops at once on
- * a part they share (issue 18: 2 to 3 µs per set_map_result).
- */
-function buildMatchSummary(snapshots: Snapshots, previous: typeof last): MatchSummary {
-  const match = snapshots.match.context;
   const nameOf = (side: Side) => teamName(side === 'A' ? match.teamA : match.teamB, side);
-  // A map view names the teams: it can be the previous one only while they are the same.
-  const before =
-    previous && previous.match.teamA === match.teamA && previous.match.teamB === match.teamB
-      ? previous
-      : null;
   const revealed = match.veto ? revealedCount(snapshots.vetoReveal.context, match.veto.length) : 0;
   const shown = revealedMaps(match.maps, match.veto, revealed);
-  const maps = match.maps.map((entry: SeriesMap, index): MapView => {
-    const kept = before && before.match.maps[index] === entry ? before.summary.maps[index] : undefined;
-    if (kept && kept.revealed === shown[index]) return kept;
-    return {
+  const maps = match.maps.map(
+    (entry: SeriesMap, index): MapView => ({
       number: index + 1,
       map: entry.map,
       label: mapLabel(entry.map),
@@ -139,27 +111,19 @@ function buildMatchSummary(snapshots: Snapshots, previous: typeof last): MatchSu
       winner: entry.winner ? nameOf(entry.winner) : null,
       winnerSide: entry.winner,
       revealed: shown[index] === true,
-    };
-  });
+    }),
+  );
   const won = (side: Side) => match.maps.filter((entry) => entry.finished && entry.winner === side).length;
-  const a = won('A');
-  const b = won('B');
-  const score = previous?.summary.seriesScore;
-  const veto = previous?.summary.veto;
   return {
     eventName: match.eventName,
     teamFormat: match.teamFormat,
     boFormat: match.boFormat,
     teamA: match.teamA,
     teamB: match.teamB,
-    logos: logosOf(match, previous?.summary.logos),
+    logos: logosOf(match),
     maps,
-    seriesScore: score && score.a === a && score.b === b ? score : { a, b },
-    veto: match.veto
-      ? previous?.match.veto === match.veto && veto?.revealed === revealed
-        ? veto
-        : { steps: match.veto.map(stepView), revealed }
-      : null,
+    seriesScore: { a: won('A'), b: won('B') },
+    veto: match.veto ? { steps: match.veto.map(stepView), revealed } : null,
   };
 }
 
@@ -178,12 +142,8 @@ function revealedMaps(maps: readonly SeriesMap[], veto: readonly VetoStep[] | nu
 }
 
 /** The logos as the pages show them: the previous summary's while they are the same. */
-function logosOf(match: Snapshots['match']['context'], previous: MatchSummary['logos'] | undefined) {
-  const A = logoStatusOf(match.teamA?.logo, match.logos);
-  const B = logoStatusOf(match.teamB?.logo, match.logos);
-  const same = (a: typeof A, b: typeof A) =>
-    a === b || (a?.state === b?.state && a?.src === b?.src && a?.reason === b?.reason);
-  return previous && same(previous.A, A) && same(previous.B, B) ? previous : { A, B };
+function logosOf(match: Snapshots['match']['context']): MatchSummary['logos'] {
+  return { A: logoStatusOf(match.teamA?.logo, match.logos), B: logoStatusOf(match.teamB?.logo, match.logos) };
 }
 
 export function vetoStatusOf(snapshots: Snapshots): VetoStatus {
