@@ -3,6 +3,7 @@
  * anyone without a slot left out), the map and its score by side, the round, the clock, the bomb
  * and the observed player. Pure: the same frame and numbering give the same view.
  */
+import type { FrameMapFacts } from '../../machines/game-rules.ts';
 import type { GameSide } from '../../machines/game-sides.ts';
 import type { RosterEntry } from '../../machines/host.machine.ts';
 import type { GameGrenade, GamePlayer, GamePoint, RoundEndReason, SlotNumbering } from '../protocol/game.ts';
@@ -12,14 +13,8 @@ import { hudSlot, slotOrder } from './slots.ts';
 
 export interface FramePlayer extends Omit<GamePlayer, 'adr'> {}
 
-export interface FrameMap {
-  name: string;
-  phase: string;
-  round: number;
-  ctScore: number;
-  tScore: number;
-  ctName: string | null;
-  tName: string | null;
+/** What the game actor's rules read of the map (FrameMapFacts), and the loss streaks for the economy. */
+export interface FrameMap extends FrameMapFacts {
   ctLosses: number;
   tLosses: number;
 }
