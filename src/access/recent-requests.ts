@@ -1,5 +1,10 @@
+import type { Emitter } from 'mitt';
+import mittModule from 'mitt';
 import type { RequestRecord } from '../protocol/answers.ts';
 import { REQUEST_MESSAGE_MAX } from '../protocol/answers.ts';
+
+// mitt's CommonJS-style default export types as "not callable" under module nodenext.
+const mitt = mittModule as unknown as typeof mittModule.default;
 
 export type { RequestRecord };
 
@@ -9,6 +14,11 @@ export const RECENT_REQUESTS = 300;
 export type GivenRecord = Omit<RequestRecord, 'time' | 'id' | 'count'>;
 /** A record as the list keeps it. */
 export type UntimedRecord = Omit<RequestRecord, 'time'>;
+
+export type RecentRequestEvents = {
+  /** A record was added, or a repeated refusal recounted on its entry; `at` is when (ms). */
+  added: { record: UntimedRecord; at: number };
+};
 
 /**
  * A refusal that repeats (same transport, request, status, error, message and sender) within this time of
@@ -43,8 +53,8 @@ export class RecentRequests {
     this.#now = now;
   }
 
-  /** Called with each new record while someone may show the list live (the operator app). */
-  onAdd: ((record: UntimedRecord, at: number) => void) | null = null;
+  /** Each new or recounted record, for whoever shows the list live (the operator app's servers). */
+  readonly events: Emitter<RecentRequestEvents> = mitt<RecentRequestEvents>();
 
   add(given: GivenRecord): void {
     const at = this.#now();
@@ -56,7 +66,7 @@ export class RecentRequests {
     this.#at[index] = at;
     this.#next = index === RECENT_REQUESTS - 1 ? 0 : index + 1;
     if (given.status >= 400) this.#rememberRefusal(repeatKey(given), index, id, at);
-    this.onAdd?.(record, at);
+    this.events.emit('added', { record, at });
   }
 
   /** Counts a refusal on the entry of the same one, when it came within REPEAT_WINDOW_MS. */
@@ -71,7 +81,7 @@ export class RecentRequests {
     this.#at[seen.index] = at;
     if (at - seen.sentAt >= REPEAT_SEND_MS) {
       seen.sentAt = at;
-      this.onAdd?.(record, at);
+      this.events.emit('added', { record, at });
     }
     return true;
   }

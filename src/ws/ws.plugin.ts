@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocketServer } from 'ws';
 import type { Grant } from '../access/grant.ts';
-import { formatRecord } from '../access/recent-requests.ts';
+import { formatRecord, type RecentRequestEvents } from '../access/recent-requests.ts';
 import type { GameMessage } from '../protocol/game.ts';
 import type { Settings } from '../protocol/settings.ts';
 import type { PanelStatus } from '../protocol/streams.ts';
@@ -188,7 +188,7 @@ function feedPanels(
       "signed out: this browser's session was ended",
     );
   sessions.events.on('ended', onSessionEnded);
-  access.recent.onAdd = (record, at) => {
+  const onRequest = ({ record, at }: RecentRequestEvents['added']) => {
     if (fanout.count(isPanel) === 0) return;
     fanout.broadcast(
       {
@@ -200,12 +200,13 @@ function feedPanels(
       isPanel,
     );
   };
+  access.recent.events.on('added', onRequest);
   return () => {
     stopSettings();
     stopPanel();
     secrets.events.off('signInKey', onSignInKey);
     sessions.events.off('ended', onSessionEnded);
-    access.recent.onAdd = null;
+    access.recent.events.off('added', onRequest);
   };
 }
 

@@ -93,7 +93,7 @@ describe('a refusal that repeats takes one entry', () => {
     let now = 0;
     const recent = new RecentRequests(() => now);
     const sent: Array<[number, number | undefined]> = [];
-    recent.onAdd = (record) => sent.push([record.id, record.count]);
+    recent.events.on('added', ({ record }) => sent.push([record.id, record.count]));
     for (let i = 0; i < 3_000; i++) {
       now += 1;
       recent.add(wrongToken);
@@ -177,5 +177,21 @@ describe('the list publishes what each answer said', () => {
     expect(ok).not.toHaveProperty('message');
     program.close();
     operator.close();
+  });
+});
+
+describe('the list tells everyone who shows it live', () => {
+  it('every listener hears each record, and one that left hears none (no single slot: the last writer does not win)', () => {
+    const recent = new RecentRequests(() => 1);
+    const first: string[] = [];
+    const second: string[] = [];
+    const onFirst = ({ record }: { record: { request: string } }) => first.push(record.request);
+    recent.events.on('added', onFirst);
+    recent.events.on('added', ({ record }) => second.push(record.request));
+    recent.add({ transport: 'http', request: 'GET /a', status: 200, address: '127.0.0.1' });
+    recent.events.off('added', onFirst);
+    recent.add({ transport: 'http', request: 'GET /b', status: 200, address: '127.0.0.1' });
+    expect(first).toEqual(['GET /a']);
+    expect(second).toEqual(['GET /a', 'GET /b']);
   });
 });

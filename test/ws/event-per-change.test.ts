@@ -73,10 +73,10 @@ describe('RecentRequests', () => {
   it('keeps the last RECENT_REQUESTS records, newest first, each with the time it was added', () => {
     const recent = new RecentRequests();
     const seen: number[] = [];
-    recent.onAdd = (record, at) => {
+    recent.events.on('added', ({ record, at }) => {
       seen.push(record.status);
       expect(at).toBeGreaterThan(0);
-    };
+    });
     const before = Date.now();
     for (let n = 1; n <= RECENT_REQUESTS + 5; n++) {
       recent.add({ transport: 'http', request: `GET /${n}`, status: n, address: '127.0.0.1' });
