@@ -197,7 +197,14 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     }),
   );
 
-  let stopObsLog = logObsConnection(hud.actor('obs'), logger);
+  // Follows the OBS actor across a rollback's restart (hud.follow), so it is wired once.
+  const stopObsLog = logObsConnection(
+    {
+      getSnapshot: () => hud.snapshot('obs'),
+      subscribe: (listener) => ({ unsubscribe: hud.follow('obs', listener) }),
+    },
+    logger,
+  );
   // Revisions sent before a crash may be above the saved one: go on above every one of them.
   const lease = await RevisionLease.open(dataDir, saved?.revision ?? 0, logger, options.leaseBlock);
   const hub = new StateHub(
@@ -225,7 +232,6 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
         importer.reset();
         const { mainWindowOpen, signedIn, subscriptionActive, gameReceiving } = hud.snapshot('host').context;
         const liveHost = { mainWindowOpen, signedIn, subscriptionActive, gameReceiving };
-        stopObsLog();
         // The settings and the actors as saved, as one revision.
         hub.batch(() => {
           hub.setSettings(settings.current());
@@ -233,7 +239,6 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
             hud.restart(hudInputFrom(durable, settings.current().obs, liveHost, Date.now(), netconOverride)),
           );
         });
-        stopObsLog = logObsConnection(hud.actor('obs'), logger);
       },
       status: (status) => {
         hub.setStorage(status);

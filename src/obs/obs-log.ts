@@ -1,10 +1,5 @@
 import type { Logger } from 'pino';
-import type { ActorRefFrom } from 'xstate';
-import type {
-  ObsConnectionSnapshot,
-  ObsReason,
-  obsConnectionMachine,
-} from '../../machines/obs-connection.machine.ts';
+import type { ObsConnectionSnapshot, ObsReason } from '../../machines/obs-connection.machine.ts';
 import { obsStatusOf } from '../../machines/obs-connection.machine.ts';
 
 /** What each reason means for the operator, and what to do about it. */
@@ -27,14 +22,17 @@ const stateOf = (snapshot: ObsConnectionSnapshot): ObsReason | 'connected' | nul
   return connection === 'connected' ? 'connected' : reason;
 };
 
+/** What the log reads: the OBS actor, or the service's view of it that follows it across restarts. */
+export interface ObsSnapshots {
+  getSnapshot(): ObsConnectionSnapshot;
+  subscribe(listener: (snapshot: ObsConnectionSnapshot) => void): { unsubscribe(): void };
+}
+
 /**
  * Logs each change of the OBS connection once: connected, or a new reason it is not. Tries that fail
  * the same way as the one before say nothing, however many there are. Returns the unsubscribe.
  */
-export function logObsConnection(
-  actor: ActorRefFrom<typeof obsConnectionMachine>,
-  logger: Logger,
-): () => void {
+export function logObsConnection(actor: ObsSnapshots, logger: Logger): () => void {
   let logged: ReturnType<typeof stateOf> = null;
   const follow = (snapshot: ObsConnectionSnapshot) => {
     const state = stateOf(snapshot);
