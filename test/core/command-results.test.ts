@@ -173,7 +173,9 @@ describe('every command answers its contract', () => {
     const game = new ConsoleStandIn({ obeys: 'name' });
     sources.push(game);
     await run('set_observer_console', { host: '127.0.0.1', port: await game.listen() });
-    await expect.poll(async () => (await get(server, '/api/observer')).body.observer.link.connection).toBe('connected');
+    await expect
+      .poll(async () => (await get(server, '/api/observer')).body.observer.link.connection)
+      .toBe('connected');
     await postLiveGame(server); // a new console address starts the director again: a frame to cut from
     await run('observer_test_cut');
     const every = [...COMMAND_NAMES, ...Object.keys(REPORT_CONTRACTS), ...Object.keys(SETTINGS_CONTRACTS)];

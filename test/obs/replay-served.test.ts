@@ -28,7 +28,9 @@ afterAll(async () => {
 });
 
 async function serve(overrides: { lanMode?: boolean } = {}) {
-  const server = await build({ overrides: { ...overrides, obs: { url: obs.url, password: '', enabled: true } } });
+  const server = await build({
+    overrides: { ...overrides, obs: { url: obs.url, password: '', enabled: true } },
+  });
   const client = await connect(server.wsUrl);
   const ready = (state: { obs?: { connection: string; replayBufferActive: boolean } } | undefined) =>
     state?.obs?.connection === 'connected' && state.obs.replayBufferActive;
@@ -81,7 +83,11 @@ describe('GET /replay serves only a clip OBS saved', () => {
       const answer = await replay(server, path);
       const text = await answer.text();
       expect(answer.status, path).toBe(404);
-      expect(JSON.parse(text), path).toMatchObject({ ok: false, error: 'not_found', message: expect.stringMatching(why) });
+      expect(JSON.parse(text), path).toMatchObject({
+        ok: false,
+        error: 'not_found',
+        message: expect.stringMatching(why),
+      });
       expect(text).not.toContain(token);
       expect(text).not.toContain(server.service.secrets.signInKey());
     }
@@ -123,36 +129,39 @@ describe('GET /replay serves only a clip OBS saved', () => {
 
 const skipReason = netnsSkipReason();
 
-describe.skipIf(skipReason)(`GET /replay from the network${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
-  let net: TestNetwork;
-  beforeAll(async () => {
-    net = await createTestNetwork();
-  });
-  afterAll(async () => {
-    await net?.close();
-  });
+describe.skipIf(skipReason)(
+  `GET /replay from the network${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  () => {
+    let net: TestNetwork;
+    beforeAll(async () => {
+      net = await createTestNetwork();
+    });
+    afterAll(async () => {
+      await net?.close();
+    });
 
-  it('needs the view key or the access token, like the overlay that plays it', async () => {
-    const { server, client } = await serve({ lanMode: true });
-    const folder = await tempDir('hud-replays-');
-    const clip = join(folder, 'Replay.mkv');
-    const bytes = clipBytes();
-    await writeFile(clip, bytes);
-    await report(server, client, clip, folder);
-    const port = server.applicationPort;
-    const path = `/replay?path=${encodeURIComponent(clip)}`;
+    it('needs the view key or the access token, like the overlay that plays it', async () => {
+      const { server, client } = await serve({ lanMode: true });
+      const folder = await tempDir('hud-replays-');
+      const clip = join(folder, 'Replay.mkv');
+      const bytes = clipBytes();
+      await writeFile(clip, bytes);
+      await report(server, client, clip, folder);
+      const port = server.applicationPort;
+      const path = `/replay?path=${encodeURIComponent(clip)}`;
 
-    const without = await net.http('lan', { port, path });
-    expect(without.status).toBe(401);
-    expect(without.json).toMatchObject({ ok: false, error: 'unauthorized' });
-    expect((await net.http('lan', { port, path: `${path}&view=not-the-key` })).status).toBe(401);
-    const viewKey = server.service.secrets.viewKey();
-    const withView = await net.http('lan', { port, path: `${path}&view=${viewKey}` });
-    expect(withView.status).toBe(200);
-    expect(withView.body).toContain('matroska clip matroska clip');
-    const token = server.service.secrets.token();
-    expect((await net.http('lan', { port, path: `${path}&token=${token}` })).status).toBe(200);
-    // This machine's OBS loads the overlay without a credential: so does its replay.
-    expect((await replay(server, clip)).status).toBe(200);
-  });
-});
+      const without = await net.http('lan', { port, path });
+      expect(without.status).toBe(401);
+      expect(without.json).toMatchObject({ ok: false, error: 'unauthorized' });
+      expect((await net.http('lan', { port, path: `${path}&view=not-the-key` })).status).toBe(401);
+      const viewKey = server.service.secrets.viewKey();
+      const withView = await net.http('lan', { port, path: `${path}&view=${viewKey}` });
+      expect(withView.status).toBe(200);
+      expect(withView.body).toContain('matroska clip matroska clip');
+      const token = server.service.secrets.token();
+      expect((await net.http('lan', { port, path: `${path}&token=${token}` })).status).toBe(200);
+      // This machine's OBS loads the overlay without a credential: so does its replay.
+      expect((await replay(server, clip)).status).toBe(200);
+    });
+  },
+);
