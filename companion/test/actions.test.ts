@@ -69,6 +69,7 @@ const BUTTONS: Record<string, { options: Record<string, unknown>; payload: Recor
     options: { host: '127.0.0.1', port: 2121 },
     payload: { host: '127.0.0.1', port: 2121 },
   },
+  observer_pin: { options: { strategy: 'lock' }, payload: { strategy: 'lock' } },
 };
 
 /** Refusals that come from the state of the show, not from the payload. */

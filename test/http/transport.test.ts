@@ -64,8 +64,8 @@ describe('HTTP transport', () => {
         'toggle_radar',
       ]),
     );
-    // The spec's commands and this project's (the radar panel's three, the observer's …).
-    expect(ids).toHaveLength(41);
+    // The spec's commands and this project's (the radar panel's three, the observer's, its closed loop's three …).
+    expect(ids).toHaveLength(44);
     const byId = Object.fromEntries(body.actions.map((action: { id: string }) => [action.id, action]));
     expect(byId.toggle_scoreboard).toMatchObject({ needsMainWindow: false, payload: null });
     expect(byId.veto_select.needsMainWindow).toBe(true);
