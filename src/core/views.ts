@@ -30,7 +30,8 @@ import type { ActorKey, SnapshotOf, Snapshots } from './hud-system.ts';
 
 export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
 
-export type HudStateKey = Exclude<keyof HudState, 'revision'>;
+/** A part of the HUD state, as the contract names it (a command's `stateKeys`). */
+export type { HudStateKey } from '../protocol/commands.ts';
 
 /** The name a team goes by on the HUD; "Team A" / "Team B" until the teams are set. */
 export const teamName = (team: Team | null, side: Side) => team?.name ?? `Team ${side}`;
