@@ -16,9 +16,8 @@ import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 import { HttpClient } from './lib/http-client.ts';
 import { chooseRuntime, startServerProcess } from './lib/server-process.ts';
-import { sleep } from './lib/stats.ts';
 import { WsProbe } from './lib/ws-probe.ts';
-import { FRAME, SURFACES, showFrames } from './parts/show.ts';
+import { FRAME, frameLoad, SURFACES, showFrames } from './parts/show.ts';
 
 const { values } = parseArgs({
   options: {
@@ -30,7 +29,6 @@ const { values } = parseArgs({
   },
 });
 const RATE = Number(values.rate);
-const COMMANDS_PER_SECOND = 2;
 const WARMUP_MS = 3_000;
 const runtime = chooseRuntime();
 const base = JSON.parse(readFileSync(FRAME, 'utf8'));
@@ -92,24 +90,7 @@ async function measure(): Promise<string> {
     for (let i = 0; i < SURFACES; i++) surfaces.push(await WsProbe.connect(`${server.wsUrl}/`));
     const cookie = await signIn(server.appUrl, server.signInUrl());
     const frameAt = showFrames(base, token);
-    let next = 0;
-    let commands = 0;
-    const run = async (ms: number): Promise<number> => {
-      const started = performance.now();
-      const every = Math.round(RATE / COMMANDS_PER_SECOND);
-      let k = 0;
-      for (; performance.now() - started < ms; k++) {
-        const wait = started + (k * 1000) / RATE - performance.now();
-        if (wait > 0) await sleep(wait);
-        const answer = await http.post('/gsi', frameAt(next++));
-        if (answer.status !== 200) throw new Error(`a frame was answered ${answer.status}`);
-        if (k % every === 0) {
-          const surface = surfaces[commands % SURFACES] as WsProbe;
-          void surface.trigger(++commands, commands % 2 ? 'toggle_scoreboard' : 'toggle_stats');
-        }
-      }
-      return k;
-    };
+    const run = frameLoad({ http, surfaces, frameAt, rate: RATE, label: 'the service' });
     await run(WARMUP_MS);
     const total = { closed: { cpu: 0, frames: 0, bytes: 0 }, open: { cpu: 0, frames: 0, bytes: 0 } };
     for (let cycle = 0; cycle < Number(values.cycles); cycle++) {

@@ -20,9 +20,8 @@ import { WebSocket } from 'ws';
 import { HttpClient } from './lib/http-client.ts';
 import type { ServerProcess } from './lib/server-process.ts';
 import { chooseRuntime, startServerProcess } from './lib/server-process.ts';
-import { sleep } from './lib/stats.ts';
 import { WsProbe } from './lib/ws-probe.ts';
-import { FRAME, SURFACES, showFrames } from './parts/show.ts';
+import { FRAME, frameLoad, SURFACES, showFrames } from './parts/show.ts';
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +34,6 @@ const { values } = parseArgs({
   },
 });
 const RATE = Number(values.rate);
-const COMMANDS_PER_SECOND = 2;
 const WARMUP_MS = 3_000;
 const runtime = chooseRuntime();
 const base = JSON.parse(readFileSync(FRAME, 'utf8'));
@@ -111,24 +109,7 @@ async function measure(which: string): Promise<string> {
   try {
     for (let i = 0; i < SURFACES; i++) surfaces.push(await WsProbe.connect(subject.surfacesUrl));
     const frameAt = showFrames(base, subject.token);
-    let next = 0;
-    let commands = 0;
-    const run = async (ms: number): Promise<number> => {
-      const started = performance.now();
-      const every = Math.round(RATE / COMMANDS_PER_SECOND);
-      let k = 0;
-      for (; performance.now() - started < ms; k++) {
-        const wait = started + (k * 1000) / RATE - performance.now();
-        if (wait > 0) await sleep(wait);
-        const answer = await http.post('/gsi', frameAt(next++));
-        if (answer.status !== 200) throw new Error(`${which}: a frame was answered ${answer.status}`);
-        if (k % every === 0) {
-          const surface = surfaces[commands % SURFACES] as WsProbe;
-          void surface.trigger(++commands, commands % 2 ? 'toggle_scoreboard' : 'toggle_stats');
-        }
-      }
-      return k;
-    };
+    const run = frameLoad({ http, surfaces, frameAt, rate: RATE, label: which });
     await run(WARMUP_MS);
     const cpuBefore = server.cpuMs();
     const fromUs = Number(process.hrtime.bigint() / 1000n);

@@ -71,6 +71,41 @@ export function showFrames(base: Frame, token: string): (i: number) => Frame {
   };
 }
 
+/**
+ * The server-CPU benches' load (bench/show-server-cpu.ts, bench/machines-view-cpu.ts): the show's
+ * frames posted at `rate` a second, one after the other, and a command every `rate / 2` frames from
+ * the surfaces in turn. `run(ms)` drives it for `ms` and answers how many frames went; the frames
+ * and the commands go on from where the last run left them.
+ */
+export function frameLoad(options: {
+  http: HttpClient;
+  surfaces: readonly WsProbe[];
+  frameAt: (i: number) => Frame;
+  rate: number;
+  /** Names the server in the error when a frame is refused. */
+  label: string;
+}): (ms: number) => Promise<number> {
+  const { http, surfaces, frameAt, rate, label } = options;
+  const every = Math.round(rate / COMMANDS_PER_SECOND);
+  let next = 0;
+  let commands = 0;
+  return async (ms) => {
+    const started = performance.now();
+    let k = 0;
+    for (; performance.now() - started < ms; k++) {
+      const wait = started + (k * 1000) / rate - performance.now();
+      if (wait > 0) await sleep(wait);
+      const answer = await http.post('/gsi', frameAt(next++));
+      if (answer.status !== 200) throw new Error(`${label}: a frame was answered ${answer.status}`);
+      if (k % every === 0) {
+        const surface = surfaces[commands % surfaces.length] as WsProbe;
+        void surface.trigger(++commands, commands % 2 ? 'toggle_scoreboard' : 'toggle_stats');
+      }
+    }
+    return k;
+  };
+}
+
 /** What the show posts and sends while it runs: frames at 18/s, commands at 2/s round the surfaces. */
 export class Load {
   frames = 0;
