@@ -266,14 +266,15 @@ describe('the link holds no more than the console deserves', () => {
     await until(async () => (await held()) === 0, 5_000, 'the link to close when the service stops');
   });
 
-  it('a console that accepts and closes at once is retried ever later: 4 tries in the first 10 s, each seen twice by clients', async () => {
-    const standIn = new ConsoleStandIn({ dropsAtOnce: true });
-    const port = await standIn.listen();
+  /**
+   * The observer in auto mode, subscribed, linked to the console at `port`, on a simulated clock,
+   * and what a client sees of it: every change of the observer's view is one revision of the HUD state.
+   */
+  function watchedAuto(standIn: ConsoleStandIn, port: number) {
     const clock = new SimulatedClock();
     const input: ObserverInput = { settings: AUTO, netcon: { host: '127.0.0.1', port } };
     const actor = createActor(createObserverLive({}), { input, clock });
     running = { actor, standIn };
-    // What a client sees: every change of the observer's view is one revision of the HUD state.
     const views: string[] = [];
     actor.subscribe((snapshot) => {
       const view = JSON.stringify(observerViewOf(snapshot));
@@ -281,6 +282,12 @@ describe('the link holds no more than the console deserves', () => {
     });
     actor.start();
     actor.send({ type: 'observer.subscription', active: true });
+    return { actor, clock, views };
+  }
+
+  it('a console that accepts and closes at once is retried ever later: 4 tries in the first 10 s, each seen twice by clients', async () => {
+    const standIn = new ConsoleStandIn({ dropsAtOnce: true });
+    const { actor, clock, views } = watchedAuto(standIn, await standIn.listen());
     const before = views.length;
 
     // The actor's clock drives the waits; each try runs on a real socket to the end before time moves.
@@ -303,17 +310,7 @@ describe('the link holds no more than the console deserves', () => {
     const standIn = new ConsoleStandIn();
     const port = await standIn.listen();
     await standIn.close();
-    const clock = new SimulatedClock();
-    const input: ObserverInput = { settings: AUTO, netcon: { host: '127.0.0.1', port } };
-    const actor = createActor(createObserverLive({}), { input, clock });
-    running = { actor, standIn };
-    const views: string[] = [];
-    actor.subscribe((snapshot) => {
-      const view = JSON.stringify(observerViewOf(snapshot));
-      if (view !== views.at(-1)) views.push(view);
-    });
-    actor.start();
-    actor.send({ type: 'observer.subscription', active: true });
+    const { actor, clock, views } = watchedAuto(standIn, port);
     await until(() => actor.getSnapshot().matches({ link: 'backoff' }), 2_000, 'the first refusal');
     const seen = views.length;
     let tries = 1;
