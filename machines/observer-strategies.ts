@@ -40,10 +40,21 @@ export function isQuotableName(name: string): boolean {
   return typeof name === 'string' && QUOTABLE.test(name);
 }
 
-/** SteamID64 of a real account (`7656119` and 10 digits); a bot's "2" has none. */
-export function hasAccountId(steamid: string): boolean {
-  return typeof steamid === 'string' && /^7656119[0-9]{10}$/.test(steamid) && steamid !== '76561197960265728';
+/** SteamID64 of account id 0 (individual account, public universe): SteamID64 = this + account id. */
+const STEAMID64_BASE = 76_561_197_960_265_728n;
+
+/**
+ * The Steam account id of a SteamID64 ("76561198034202275" → 73936547), or null when it names no real
+ * account (a bot's "2", id 0, anything below the individual accounts' base).
+ */
+export function accountIdOf(steamid: string): number | null {
+  if (typeof steamid !== 'string' || !/^7656119[0-9]{10}$/.test(steamid)) return null;
+  const id = BigInt(steamid) - STEAMID64_BASE;
+  return id >= 1n && id <= 0xffff_ffffn ? Number(id) : null;
 }
+
+/** Whether the SteamID64 names a real account, one a lock line can name. */
+export const hasAccountId = (steamid: string): boolean => accountIdOf(steamid) !== null;
 
 /** Whether the strategy can name this player at all; a strategy that cannot skips him. */
 export function canAddress(strategy: CutStrategy, target: CutTarget): boolean {

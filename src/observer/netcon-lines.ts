@@ -5,6 +5,7 @@
  * copied into a line. docs/observer.md says why these commands, strategy by strategy.
  */
 import {
+  accountIdOf,
   type CutStrategy,
   type CutTarget,
   canAddress,
@@ -14,8 +15,6 @@ import {
 /** The console's dialect: CS2 (the default) or CS:GO (the csgo_legacy branch, for the recorded frames). */
 export type ConsoleDialect = 'cs2' | 'csgo';
 
-/** SteamID64 of account id 0 (individual account, public universe): SteamID64 = this + account id. */
-const STEAMID64_BASE = 76_561_197_960_265_728n;
 const ACCOUNT_ID_MAX = 0xffff_ffff;
 
 /** Every command word the link may send with one integer, with the range of that integer. */
@@ -31,12 +30,8 @@ export const COMMAND_WORDS = {
 } as const;
 export type CommandWord = keyof typeof COMMAND_WORDS;
 
-/** The Steam account id of a SteamID64 ("76561198034202275" → 73936547), or null if it is not one. */
-export function accountIdOf(steamid: string): number | null {
-  if (typeof steamid !== 'string' || !/^7656119[0-9]{10}$/.test(steamid)) return null;
-  const id = BigInt(steamid) - STEAMID64_BASE;
-  return id >= 1n && id <= BigInt(ACCOUNT_ID_MAX) ? Number(id) : null;
-}
+/** The account id of a SteamID64: one rule for the strategies and the lines (machines/observer-strategies.ts). */
+export { accountIdOf };
 
 /** One console line, or null when the word is not in the whitelist or the value out of its range. */
 export function consoleLine(word: string, value: number): string | null {
