@@ -40,12 +40,18 @@ export interface HudInput {
   now: number;
 }
 
-/** One actor of the roster: its machine, its diagram's name, and its input from what the actors start from. */
+/**
+ * One actor of the roster: its machine, its diagram's name, its input from what the actors start
+ * from, and whether the HUD state is built from it. What it saves and how it is restored is its
+ * entry in src/persistence/saved-parts.ts (a schema is no business of a pure machine).
+ */
 export interface ActorDescriptor<M extends AnyStateMachine = AnyStateMachine> {
   machine: M;
   /** The kebab-case name of its diagram in visualizations/ (machines/catalog.ts). */
   diagram: string;
   input(context: HudInput): InputFrom<M>;
+  /** The HUD state (src/core/views.ts, hudStateOf) reads it: the hub rebuilds that state when it changes. */
+  hudState: boolean;
 }
 
 /** Ties an input to its machine's: an entry whose input is not what the machine takes fails to compile. */
@@ -53,7 +59,8 @@ const actor = <M extends AnyStateMachine>(
   machine: M,
   diagram: string,
   input: (context: HudInput) => InputFrom<M>,
-): ActorDescriptor<M> => ({ machine, diagram, input });
+  { hudState }: { hudState: boolean },
+): ActorDescriptor<M> => ({ machine, diagram, input, hudState });
 
 /**
  * The roster: one descriptor per actor that is not a panel (every panel runs panelMachine). With
@@ -64,18 +71,29 @@ const actor = <M extends AnyStateMachine>(
  * subscription, and the host tells it every change (machines/host.machine.ts).
  */
 export const ACTORS = {
-  host: actor(hostMachine, 'host', (context) => context.host),
-  match: actor(matchMachine, 'match', (context) => context.match),
-  vetoSession: actor(vetoSessionMachine, 'veto-session', (context) => context.vetoSession),
-  vetoReveal: actor(vetoRevealMachine, 'veto-reveal', (context) => context.vetoReveal),
-  sceneWindow: actor(sceneWindowMachine, 'scene-window', (context) => context.sceneWindow),
-  production: actor(productionMachine, 'production', (context) => context.production),
-  obs: actor(obsConnectionMachine, 'obs-connection', (context) => context.obs),
-  observer: actor(observerMachine, 'observer', (context) => ({
-    ...context.observer,
-    subscriptionActive: context.host.subscriptionActive,
-  })),
-  game: actor(gameMachine, 'game', (context) => ({ receiving: context.host.gameReceiving })),
+  host: actor(hostMachine, 'host', (context) => context.host, { hudState: true }),
+  match: actor(matchMachine, 'match', (context) => context.match, { hudState: true }),
+  vetoSession: actor(vetoSessionMachine, 'veto-session', (context) => context.vetoSession, {
+    hudState: false,
+  }),
+  vetoReveal: actor(vetoRevealMachine, 'veto-reveal', (context) => context.vetoReveal, { hudState: false }),
+  sceneWindow: actor(sceneWindowMachine, 'scene-window', (context) => context.sceneWindow, {
+    hudState: true,
+  }),
+  production: actor(productionMachine, 'production', (context) => context.production, { hudState: false }),
+  obs: actor(obsConnectionMachine, 'obs-connection', (context) => context.obs, { hudState: true }),
+  observer: actor(
+    observerMachine,
+    'observer',
+    (context) => ({
+      ...context.observer,
+      subscriptionActive: context.host.subscriptionActive,
+    }),
+    { hudState: false },
+  ),
+  game: actor(gameMachine, 'game', (context) => ({ receiving: context.host.gameReceiving }), {
+    hudState: false,
+  }),
 } as const satisfies Record<SubsystemKey, ActorDescriptor>;
 
 /** The machine behind each actor that is not a panel. */

@@ -11,7 +11,6 @@ import { fromPromise } from 'xstate';
 import { gameMachine, RECEIVING_TIMEOUT_MS } from '../machines/game.machine.ts';
 import { matchMachine } from '../machines/match.machine.ts';
 import type { NetconAddress } from '../machines/observer.machine.ts';
-import { OBSERVER_DEFAULTS } from '../machines/observer.machine.ts';
 import { supervisorMachine } from '../machines/supervisor.machine.ts';
 import type { ImportedVeto, ImportRequest } from '../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../machines/veto-session.machine.ts';
@@ -214,12 +213,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     STORAGE_OK,
     (revision) => lease.cover(revision),
   );
-  const collect = savedStateSource(
-    hub,
-    settings,
-    saved?.observer?.netcon ?? OBSERVER_DEFAULTS.netcon,
-    netconOverride,
-  );
+  const collect = savedStateSource(hub, settings, saved, netconOverride);
   savedNow = collect;
   try {
     await lease.take(hub.revision);
@@ -255,7 +249,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       `cannot write to the data directory ${dataDir}: ${reasonOf(error, join(dataDir, STATE_FILE))}`,
     );
   }
-  const savedChanged = savedChange(hub.snapshots());
+  const savedChanged = savedChange(hub.snapshots(), saved, netconOverride);
   hub.emitter.on('changed', ({ sources, snapshots }) => {
     if (savedChanged(sources, snapshots)) void store.requestSave();
   });

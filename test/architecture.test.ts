@@ -146,3 +146,44 @@ describe('the pages call commands by the contract', () => {
     expect(named.filter(({ name }) => !known.has(name))).toEqual([]);
   });
 });
+
+describe('each actor is described once', () => {
+  it('saves only the parts its descriptor declares (src/persistence/saved-parts.ts)', async () => {
+    const { SavedStateSchema, SAVED_STAMP_KEYS } = await import('../src/persistence/saved-state.ts');
+    const { SAVED_PARTS, SAVED_PART_KEYS } = await import('../src/persistence/saved-parts.ts');
+    const { ACTOR_KEYS } = await import('../src/core/hud-system.ts');
+    // The document is the stamp and the declared parts, nothing written beside them.
+    expect(Object.keys(SavedStateSchema.properties)).toEqual([...SAVED_STAMP_KEYS, ...SAVED_PART_KEYS]);
+    const actors = new Set<string>(ACTOR_KEYS);
+    const strays = SAVED_PART_KEYS.flatMap((key) =>
+      SAVED_PARTS[key].sources.filter((source) => !actors.has(source)).map((source) => `${key} <- ${source}`),
+    );
+    expect(strays).toEqual([]);
+    // Only the descriptors read an actor's snapshot or take a machine's values for the saved state:
+    // a part built anywhere else would be saved outside them.
+    const persistence = sourceFiles('src/persistence').filter(
+      (file) => file !== 'src/persistence/saved-parts.ts',
+    );
+    const outside = persistence.flatMap((file) => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const reads = /\.context\b/.test(text) ? [`${file} reads a snapshot's context`] : [];
+      const values = [...text.matchAll(/^import\s+(?!type\b)[^'"]*from\s+'([^']*machines\/[^']+)'/gm)].map(
+        ([, target]) => `${file} imports values of ${target}`,
+      );
+      return [...reads, ...values];
+    });
+    expect(outside).toEqual([]);
+  });
+
+  it('rebuilds the HUD state from every actor hudStateOf reads (hudState in the roster)', async () => {
+    const { HUD_STATE_SOURCES } = await import('../src/core/views.ts');
+    const text = readFileSync(join(ROOT, 'src/core/views.ts'), 'utf8');
+    const body = text.slice(
+      text.indexOf('export function hudStateOf'),
+      text.indexOf('\n}\n', text.indexOf('export function hudStateOf')),
+    );
+    const read = new Set([...body.matchAll(/\bsnapshots\.(\w+)/g)].map(([, key = '']) => key));
+    expect(read.size).toBeGreaterThan(2);
+    expect([...read].filter((key) => !HUD_STATE_SOURCES.includes(key as never))).toEqual([]);
+  });
+});

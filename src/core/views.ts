@@ -9,6 +9,8 @@ import type { SeriesMap } from '../../machines/match.machine.ts';
 import { obsStatusOf } from '../../machines/obs-connection.machine.ts';
 import { observerStatusOf } from '../../machines/observer.machine.ts';
 import { panelVisibility } from '../../machines/panel.machine.ts';
+import { ACTORS } from '../../machines/supervisor.machine.ts';
+import { SUBSYSTEM_KEYS } from '../../machines/system-ids.ts';
 import { logoStatusOf } from '../../machines/team-logo.ts';
 import { revealedCount } from '../../machines/veto-reveal.machine.ts';
 import type { Side, Team, VetoStep } from '../../machines/veto-rules.ts';
@@ -28,10 +30,9 @@ import { PANELS } from '../protocol/panels.ts';
 import type { Snapshot } from '../protocol/websocket.ts';
 import type { ActorKey, SnapshotOf, Snapshots } from './hud-system.ts';
 
-export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
-
 /** A part of the HUD state, as the contract names it (a command's `stateKeys`). */
 export type { HudStateKey } from '../protocol/commands.ts';
+export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
 
 /** The name a team goes by on the HUD; "Team A" / "Team B" until the teams are set. */
 export const teamName = (team: Team | null, side: Side) => team?.name ?? `Team ${side}`;
@@ -45,14 +46,13 @@ export interface HudStateBefore {
   state: HudState;
 }
 
-/** The actors the HUD state is built from (hudStateOf): the hub rebuilds it when one of them changed. */
+/**
+ * The actors the HUD state is built from (hudStateOf): every panel and the roster's entries that say
+ * so (`hudState` in machines/supervisor.machine.ts). The hub rebuilds it when one of them changed.
+ */
 export const HUD_STATE_SOURCES: readonly ActorKey[] = [
   ...PANELS.map((panel) => panel.id),
-  'sceneWindow',
-  'host',
-  'obs',
-  // The sides of team A and team B.
-  'match',
+  ...SUBSYSTEM_KEYS.filter((key) => ACTORS[key].hudState),
 ];
 
 export function hudStateOf(
