@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import mittModule from 'mitt';
 import type { Logger } from 'pino';
 import { buildAppServer, DEFAULT_APP_PORT } from './app-server/app-server.ts';
 import { buildAutomationServer } from './automation-server/automation-server.ts';
@@ -11,9 +10,6 @@ import { startService } from './service.ts';
 import { automationEnabled, publicSettings } from './settings/settings.ts';
 import { PAGES_DIR } from './version.ts';
 import type { PanelFeed } from './ws/ws.plugin.ts';
-
-// mitt's CommonJS-style default export types as "not callable" under module nodenext.
-const mitt = mittModule as unknown as typeof mittModule.default;
 
 export const DEFAULT_PORT = 44555;
 export { DEFAULT_APP_PORT };
@@ -58,7 +54,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let automation: Listener;
   let application: Listener;
   // The operator app's status shows both servers' addresses: it changes when a server rebinds.
-  const panelChanged = mitt<{ changed: undefined }>();
   const panel: PanelFeed = {
     status: () => ({
       settings: publicSettings(settings.current()),
@@ -71,10 +66,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       },
       app: { appUrls: application.urls('http') },
     }),
-    onChange(listener) {
-      panelChanged.on('changed', listener);
-      return () => panelChanged.off('changed', listener);
-    },
   };
 
   const automationServer = await buildAutomationServer(service, options.logger);
@@ -115,7 +106,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     await automation.apply(open, next.lanMode);
     await application.apply(true, next.lanMode);
-    panelChanged.emit('changed', undefined);
+    service.notices.emit('panel.changed', undefined);
   });
   const { lanMode } = settings.current();
   try {

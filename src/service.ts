@@ -28,6 +28,8 @@ import { Dispatcher } from './core/dispatcher.ts';
 import type { HudSystem } from './core/hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './core/hud-system.ts';
 import { MainWindow } from './core/main-window.ts';
+import type { NoticeBus } from './core/notices.ts';
+import { createNoticeBus } from './core/notices.ts';
 import { StateHub } from './core/state-hub.ts';
 import { GameData } from './game/game-data.ts';
 import { createLogoFetch, LOGO_FETCH_TIMEOUT_MS } from './import/logo-fetch.ts';
@@ -117,6 +119,8 @@ export interface Service {
   panel: Dispatch;
   /** Game data from CS2: the live view, its status and what it tells the actors. */
   game: GameData;
+  /** What happens without a revision: notices, and the live game's messages (src/core/notices.ts). */
+  notices: NoticeBus;
   settings: SettingsOwner;
   secrets: Secrets;
   /** The operator app's signed-in browsers. */
@@ -158,13 +162,12 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const store = await StateStore.open(dataDir, files, logger);
   await scrubPasswordCopies(dataDir, oldCopies, store.loaded, logger);
   const settings = new SettingsOwner(store.loaded?.settings, options.overrides ?? {}, logger);
-  // Until the hub runs, the state the actors start from is what names the images in use.
-  let savedNow: () => unknown = () => store.loaded;
+  const notices = createNoticeBus();
   const media = await MediaStore.open(dataDir, {
     quota: options.mediaQuota ?? MEDIA_QUOTA,
     graceMs: options.mediaGraceMs ?? MEDIA_GRACE_MS,
     // The state as it is saved, and the settings in force (the saved ones and this run's overrides).
-    inUse: () => [savedNow(), settings.current()],
+    inUse: () => [store.current(), settings.current()],
   });
   const importer = importerOf(settings, options);
   const receivingTimeoutMs = options.gameReceivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
@@ -212,9 +215,9 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     Math.max(saved?.revision ?? 0, lease.startAt),
     STORAGE_OK,
     (revision) => lease.cover(revision),
+    notices,
   );
   const collect = savedStateSource(hub, settings, saved, netconOverride);
-  savedNow = collect;
   try {
     await lease.take(hub.revision);
     await store.start({
@@ -278,12 +281,13 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   // Separate files: read (or made, a synced write each on a first start) side by side.
   const [gameToken, secrets, sessions] = await Promise.all([
     loadOrCreateToken(join(dataDir, GAME_TOKEN_FILE)),
-    Secrets.load(dataDir),
-    Sessions.load(dataDir),
+    Secrets.load(dataDir, notices),
+    Sessions.load(dataDir, notices),
   ]);
   const game = new GameData({
     hud,
     hub,
+    notices,
     token: gameToken,
     slotNumbering: () => gameSettings(settings.current()).slotNumbering,
     storage: () => store.status,
@@ -291,18 +295,17 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     receivingTimeoutMs,
   });
   const mainWindow = new MainWindow(hud, options.headless);
-  secrets.events.on('token', () =>
-    logger.info('access token regenerated: local-network devices must use the new one'),
-  );
-  // A new sign-in key signs every browser out: their sessions end at once (in memory, then the file).
-  secrets.events.on('signInKey', () => {
+  notices.on('secret.regenerated', (name) => {
+    if (name === 'token') logger.info('access token regenerated: local-network devices must use the new one');
+    if (name !== 'signInKey') return;
+    // A new sign-in key signs every browser out: their sessions end at once (in memory, then the file).
     mainWindow.signOutAll();
     sessions
       .endAll()
       .catch((error: unknown) => logger.error({ err: error }, 'the ended sessions were not saved'));
   });
 
-  const dispatcher = new Dispatcher({ hud, hub, game, stats, settings }, store);
+  const dispatcher = new Dispatcher({ hud, hub, notices, game, stats, settings }, store);
   const through =
     (catalogue: Catalogue): Dispatch =>
     (action, payload, caller) =>
@@ -315,6 +318,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     hub,
     store,
     game,
+    notices,
     catalogue: commands.catalogue,
     results: commands.results,
     commands: through({ registry: commands, listed: 'GET /api/actions lists them' }),
@@ -336,7 +340,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       lanMode: () => settings.current().lanMode,
       token: () => secrets.token(),
       rateLimit: new RateLimit(),
-      recent: new RecentRequests(),
+      recent: new RecentRequests(notices),
     },
     announcePorts: (ports) => lock.setPorts(ports),
     async close() {
@@ -346,8 +350,8 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       stopObsLog();
       hud.stop();
       settings.close();
-      secrets.close();
       await sessions.close();
+      notices.all.clear();
       try {
         await store.close();
         // Only once the last state is saved: the next start goes on from its revision.

@@ -187,3 +187,15 @@ describe('each actor is described once', () => {
     expect([...read].filter((key) => !HUD_STATE_SOURCES.includes(key as never))).toEqual([]);
   });
 });
+
+describe('what travels without a revision', () => {
+  it('goes by one typed bus (src/core/notices.ts): no other emitter in the server but the hub', () => {
+    // mitt's emitter, or Node's EventEmitter made or extended here (not a library's own events).
+    const emitters = server.filter((file) =>
+      /^import\s+\w+\s+from\s+'mitt'|\b(new|extends)\s+EventEmitter\b/m.test(
+        readFileSync(join(ROOT, file), 'utf8'),
+      ),
+    );
+    expect(emitters.sort()).toEqual(['src/core/notices.ts', 'src/core/state-hub.ts']);
+  });
+});

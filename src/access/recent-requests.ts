@@ -1,10 +1,6 @@
-import type { Emitter } from 'mitt';
-import mittModule from 'mitt';
+import type { NoticeBus, Notices } from '../core/notices.ts';
 import type { RequestRecord } from '../protocol/answers.ts';
 import { REQUEST_MESSAGE_MAX } from '../protocol/answers.ts';
-
-// mitt's CommonJS-style default export types as "not callable" under module nodenext.
-const mitt = mittModule as unknown as typeof mittModule.default;
 
 export type { RequestRecord };
 
@@ -15,10 +11,8 @@ export type GivenRecord = Omit<RequestRecord, 'time' | 'id' | 'count'>;
 /** A record as the list keeps it. */
 export type UntimedRecord = Omit<RequestRecord, 'time'>;
 
-export type RecentRequestEvents = {
-  /** A record was added, or a repeated refusal recounted on its entry; `at` is when (ms). */
-  added: { record: UntimedRecord; at: number };
-};
+/** What the bus says of each new or recounted record (`request.recorded`). */
+export type RecordedRequest = Notices['request.recorded'];
 
 /**
  * A refusal that repeats (same transport, request, status, error, message and sender) within this time of
@@ -48,13 +42,13 @@ export class RecentRequests {
   readonly #refusals = new Map<string, { index: number; id: number; sentAt: number }>();
 
   readonly #now: () => number;
+  /** Hears each new or recounted record, for whoever shows the list live (the operator app's servers). */
+  readonly #notices: Pick<NoticeBus, 'emit'>;
 
-  constructor(now: () => number = Date.now) {
+  constructor(notices: Pick<NoticeBus, 'emit'>, now: () => number = Date.now) {
+    this.#notices = notices;
     this.#now = now;
   }
-
-  /** Each new or recounted record, for whoever shows the list live (the operator app's servers). */
-  readonly events: Emitter<RecentRequestEvents> = mitt<RecentRequestEvents>();
 
   add(given: GivenRecord): void {
     const at = this.#now();
@@ -66,7 +60,7 @@ export class RecentRequests {
     this.#at[index] = at;
     this.#next = index === RECENT_REQUESTS - 1 ? 0 : index + 1;
     if (given.status >= 400) this.#rememberRefusal(repeatKey(given), index, id, at);
-    this.events.emit('added', { record, at });
+    this.#notices.emit('request.recorded', { record, at });
   }
 
   /** Counts a refusal on the entry of the same one, when it came within REPEAT_WINDOW_MS. */
@@ -81,7 +75,7 @@ export class RecentRequests {
     this.#at[seen.index] = at;
     if (at - seen.sentAt >= REPEAT_SEND_MS) {
       seen.sentAt = at;
-      this.events.emit('added', { record, at });
+      this.#notices.emit('request.recorded', { record, at });
     }
     return true;
   }

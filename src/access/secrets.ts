@@ -1,22 +1,9 @@
 import { join } from 'node:path';
-import type { Emitter } from 'mitt';
-import mittModule from 'mitt';
+import type { NoticeBus } from '../core/notices.ts';
 import { SIGN_IN_KEY_FILE, TOKEN_FILE, VIEW_KEY_FILE } from '../persistence/data-dir.ts';
 import { reasonOf } from '../persistence/errno-words.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { loadOrCreateToken, regenerateToken } from './access-token.ts';
-
-// mitt's CommonJS-style default export types as "not callable" under module nodenext.
-const mitt = mittModule as unknown as typeof mittModule.default;
-
-export type SecretEvents = {
-  /** The access token was regenerated: remote clients must come back with the new one. */
-  token: undefined;
-  /** The sign-in key was regenerated: every operator app browser is signed out. */
-  signInKey: undefined;
-  /** The view key was regenerated: the pages and devices that carried it must get the new address. */
-  viewKey: undefined;
-};
 
 /** A new secret in `file`; a write that fails is storage_failed and the current secret stays valid. */
 async function replaceSecret(file: string, what: string): Promise<string> {
@@ -37,23 +24,23 @@ async function replaceSecret(file: string, what: string): Promise<string> {
  * docs/access.md, "Pages that only show"). Each is regenerated in its file first, then used.
  */
 export class Secrets {
-  readonly events: Emitter<SecretEvents> = mitt<SecretEvents>();
-
   private constructor(
+    /** Hears each regenerated secret (`secret.regenerated`): who carried the old one must go. */
+    private readonly notices: Pick<NoticeBus, 'emit'>,
     private readonly dataDir: string,
     private accessToken: string,
     private key: string,
     private view: string,
   ) {}
 
-  static async load(dataDir: string): Promise<Secrets> {
+  static async load(dataDir: string, notices: Pick<NoticeBus, 'emit'>): Promise<Secrets> {
     // Read (or made, with a synced write each) side by side: they are separate files.
     const [token, key, view] = await Promise.all([
       loadOrCreateToken(join(dataDir, TOKEN_FILE)),
       loadOrCreateToken(join(dataDir, SIGN_IN_KEY_FILE)),
       loadOrCreateToken(join(dataDir, VIEW_KEY_FILE)),
     ]);
-    return new Secrets(dataDir, token, key, view);
+    return new Secrets(notices, dataDir, token, key, view);
   }
 
   /** The access token local-network devices must send. */
@@ -73,23 +60,19 @@ export class Secrets {
 
   async regenerateToken(): Promise<string> {
     this.accessToken = await replaceSecret(join(this.dataDir, TOKEN_FILE), 'access token');
-    this.events.emit('token', undefined);
+    this.notices.emit('secret.regenerated', 'token');
     return this.accessToken;
   }
 
   async regenerateSignInKey(): Promise<string> {
     this.key = await replaceSecret(join(this.dataDir, SIGN_IN_KEY_FILE), 'sign-in key');
-    this.events.emit('signInKey', undefined);
+    this.notices.emit('secret.regenerated', 'signInKey');
     return this.key;
   }
 
   async regenerateViewKey(): Promise<string> {
     this.view = await replaceSecret(join(this.dataDir, VIEW_KEY_FILE), 'view key');
-    this.events.emit('viewKey', undefined);
+    this.notices.emit('secret.regenerated', 'viewKey');
     return this.view;
-  }
-
-  close(): void {
-    this.events.all.clear();
   }
 }

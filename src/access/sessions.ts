@@ -8,19 +8,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Emitter } from 'mitt';
-import mittModule from 'mitt';
+import type { NoticeBus } from '../core/notices.ts';
 import { writeFileAtomic } from '../persistence/atomic-file.ts';
 import { OWNER_ONLY, SESSIONS_FILE } from '../persistence/data-dir.ts';
 import { tokensEqual } from './access-token.ts';
-
-// mitt's CommonJS-style default export types as "not callable" under module nodenext.
-const mitt = mittModule as unknown as typeof mittModule.default;
-
-export type SessionEvents = {
-  /** A session ended (Sign out, from the list, the key regenerated): its open pages must go. */
-  ended: string;
-};
 
 /** A session no browser used for this long ends by itself. */
 export const SESSION_IDLE_MS = 30 * 24 * 3600 * 1000;
@@ -49,20 +40,26 @@ const hashOf = (secret: string) => createHash('sha256').update(secret).digest('b
 const deviceOf = (userAgent: string | undefined) => (userAgent ?? 'unknown browser').slice(0, 160);
 
 export class Sessions {
-  readonly events: Emitter<SessionEvents> = mitt<SessionEvents>();
   readonly #file: string;
   readonly #now: () => number;
+  /** Hears each ended session (`session.ended`): its open pages must go. */
+  readonly #notices: Pick<NoticeBus, 'emit'>;
   #sessions = new Map<string, Stored>();
   #lastUseTimer: NodeJS.Timeout | null = null;
 
-  private constructor(file: string, now: () => number) {
+  private constructor(file: string, notices: Pick<NoticeBus, 'emit'>, now: () => number) {
     this.#file = file;
+    this.#notices = notices;
     this.#now = now;
   }
 
   /** The sessions of the data directory; a missing or unreadable file is no session (sign in again). */
-  static async load(dataDir: string, now: () => number = Date.now): Promise<Sessions> {
-    const sessions = new Sessions(join(dataDir, SESSIONS_FILE), now);
+  static async load(
+    dataDir: string,
+    notices: Pick<NoticeBus, 'emit'>,
+    now: () => number = Date.now,
+  ): Promise<Sessions> {
+    const sessions = new Sessions(join(dataDir, SESSIONS_FILE), notices, now);
     try {
       const stored = JSON.parse(await readFile(sessions.#file, 'utf8')) as { sessions?: Stored[] };
       for (const entry of stored.sessions ?? []) {
@@ -124,7 +121,7 @@ export class Sessions {
   /** Ends one session; false when there is no such session. */
   async end(id: string): Promise<boolean> {
     if (!this.#sessions.delete(id)) return false;
-    this.events.emit('ended', id);
+    this.#notices.emit('session.ended', id);
     await this.#save();
     return true;
   }
@@ -133,7 +130,7 @@ export class Sessions {
   async endAll(): Promise<void> {
     const ended = [...this.#sessions.keys()];
     this.#sessions.clear();
-    for (const id of ended) this.events.emit('ended', id);
+    for (const id of ended) this.#notices.emit('session.ended', id);
     await this.#save();
   }
 

@@ -79,6 +79,7 @@ export class Dispatcher {
     const context: CommandContext = {
       hud: deps.hud,
       hub,
+      notices: deps.notices,
       game: deps.game,
       stats: deps.stats,
       settings: deps.settings,

@@ -9,6 +9,8 @@ import type { EventData, EventMessage, EventName } from '../protocol/websocket.t
 import { brandingOf } from '../settings/settings.ts';
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
+import type { NoticeBus } from './notices.ts';
+import { PAGE_NOTICES } from './notices.ts';
 import type { HudState, HudStateKey } from './views.ts';
 import {
   HUD_STATE_SOURCES,
@@ -26,7 +28,7 @@ import {
 const mitt = mittModule as unknown as typeof mittModule.default;
 
 export type HubEvents = {
-  /** A client-visible change or notification, as the WebSocket sends it. */
+  /** A client-visible change, or a page's notice from the bus, as the WebSocket sends it. */
   event: EventMessage;
   /**
    * Sources changed (also a change no client sees), with the snapshots they changed to: the
@@ -169,6 +171,8 @@ export class StateHub {
 
   /** The settings in force, as last given (setSettings). */
   #settings: Settings;
+  /** The pages' notices (PAGE_NOTICES) go out as events, at the revision in force. */
+  readonly #onNotice: Array<() => void> = [];
 
   constructor(
     private readonly system: HudSystem,
@@ -181,6 +185,8 @@ export class StateHub {
      * sure no revision sent is used again after a crash (docs/persistence.md).
      */
     private readonly beforeSend: (revision: number) => void,
+    /** The bus the OBS actor's notices go to, and the pages' notices come from. */
+    private readonly notices: NoticeBus,
   ) {
     this.#revision = revision;
     this.#storage = storage;
@@ -192,6 +198,17 @@ export class StateHub {
     for (const view of VIEWS) {
       this.#computed.set(view.event, { inputs: view.inputs(sources), data: view.compute(sources) });
     }
+    for (const notice of PAGE_NOTICES) {
+      const send = (data: unknown) =>
+        this.emitter.emit('event', {
+          type: 'event',
+          event: notice,
+          revision: this.#revision,
+          data,
+        } as EventMessage);
+      notices.on(notice, send);
+      this.#onNotice.push(() => notices.off(notice, send));
+    }
     this.#attach();
   }
 
@@ -201,8 +218,10 @@ export class StateHub {
       const subscription = actor.subscribe((snapshot: unknown) => this.#onSnapshot(key, snapshot));
       this.#unsubscribe.push(() => subscription.unsubscribe());
     }
-    // Notifications that are not state: they carry the revision they happened at.
-    const emitted = this.system.actor('obs').on('*', ({ type, ...data }) => this.notify(type, data as never));
+    // Notices that are not state (a replay saved or refused): onto the bus, whichever actor runs now.
+    const emitted = this.system
+      .actor('obs')
+      .on('*', ({ type, ...data }) => this.notices.emit(type, data as never));
     this.#unsubscribe.push(() => emitted.unsubscribe());
   }
 
@@ -275,13 +294,9 @@ export class StateHub {
     }
   }
 
-  /** A notification that is not state (a replay was saved): it carries the revision it happened at. */
-  notify<E extends EventName>(event: E, data: EventData<E>): void {
-    this.emitter.emit('event', { type: 'event', event, revision: this.#revision, data } as EventMessage);
-  }
-
   close(): void {
     this.#detach();
+    for (const off of this.#onNotice.splice(0)) off();
     this.emitter.all.clear();
   }
 

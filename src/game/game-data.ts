@@ -5,8 +5,6 @@
  * sides, the half-time swap, the map's result, the roster it reports, the stats pick, the dialect.
  * Everything else goes to the pages as `game` messages with what changed, at the rate the frames come.
  */
-import type { Emitter } from 'mitt';
-import mittModule from 'mitt';
 import secureJson from 'secure-json-parse';
 import type { GameDialect, GameFacts, GameReport, GameSnapshot } from '../../machines/game.machine.ts';
 import type { MapFigures } from '../../machines/host.machine.ts';
@@ -14,6 +12,7 @@ import type { ExpectedToken } from '../access/access-token.ts';
 import { expectedToken } from '../access/access-token.ts';
 import type { LiveStats } from '../core/commands/command.ts';
 import type { HudSystem } from '../core/hud-system.ts';
+import type { NoticeBus } from '../core/notices.ts';
 import type { StateHub } from '../core/state-hub.ts';
 import type { RawGsiFrame } from '../observer/director-frame.ts';
 import { toDirectorFrame } from '../observer/director-frame.ts';
@@ -37,8 +36,6 @@ import { diffLive, sameStatusMeaning } from './live-diff.ts';
 import type { Numbering } from './slots.ts';
 import { hudSlot, LAST_CSGO_VERSION, numberingOf } from './slots.ts';
 
-const mitt = mittModule as unknown as typeof mittModule.default;
-
 export { RECEIVING_TIMEOUT_MS } from '../../machines/game.machine.ts';
 /** While frames arrive, the status (its "last frame … ago") goes out at most this often. */
 export const STATUS_EVERY_MS = 500;
@@ -56,11 +53,11 @@ export interface FrameCounters {
   refusedUnread: number;
 }
 
-export type GameDataEvents = { message: GameMessage };
-
 export interface GameDataOptions {
   hud: HudSystem;
   hub: StateHub;
+  /** Hears the pages' `game` messages of what changed (`game.message`), at the frames' rate. */
+  notices: Pick<NoticeBus, 'emit'>;
   /** The cfg's auth token: a frame without it is refused. */
   token: string;
   /** How observer_slot is numbered when the provider version does not say. */
@@ -87,8 +84,8 @@ const EMPTY_LIVE: GameLive = {
 };
 
 export class GameData implements LiveStats {
-  readonly emitter: Emitter<GameDataEvents> = mitt<GameDataEvents>();
   readonly #hud: HudSystem;
+  readonly #notices: Pick<NoticeBus, 'emit'>;
   readonly #hub: StateHub;
   readonly #token: string;
   /** The token, hashed once: every frame is checked against it, twice (its text, then parsed). */
@@ -112,6 +109,7 @@ export class GameData implements LiveStats {
 
   constructor(options: GameDataOptions) {
     this.#hud = options.hud;
+    this.#notices = options.notices;
     this.#hub = options.hub;
     this.#token = options.token;
     this.#expected = expectedToken(options.token);
@@ -325,7 +323,6 @@ export class GameData implements LiveStats {
 
   close(): void {
     this.#stopFollowing();
-    this.emitter.all.clear();
   }
 
   #arrived(source: string, now: number, numbering: Numbering): Partial<GameStatus> {
@@ -363,7 +360,8 @@ export class GameData implements LiveStats {
     };
     const patch = diffLive(this.#live, next);
     this.#live = next;
-    if (patch) this.emitter.emit('message', { type: 'game', now: this.#now(), full: false, live: patch });
+    if (patch)
+      this.#notices.emit('game.message', { type: 'game', now: this.#now(), full: false, live: patch });
   }
 
   /** The status; sent at once when what it says changes, else at most every STATUS_EVERY_MS. */
@@ -373,7 +371,7 @@ export class GameData implements LiveStats {
     this.#status = next;
     if (sameStatusMeaning(next, before) && now - this.#statusSentAt < STATUS_EVERY_MS) return;
     this.#statusSentAt = now;
-    this.emitter.emit('message', { type: 'game', now, full: false, status: next });
+    this.#notices.emit('game.message', { type: 'game', now, full: false, status: next });
   }
 }
 

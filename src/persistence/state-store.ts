@@ -182,6 +182,11 @@ export class StateStore {
     return this.#loaded;
   }
 
+  /** The state as saved now: what the running service writes, or, before start, the state loaded. */
+  current(): SavedState | LoadedState | null {
+    return this.#hooks ? this.#hooks.collect() : this.#loaded;
+  }
+
   get status(): StorageStatus {
     return this.#status;
   }

@@ -1,12 +1,11 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { Emitter } from 'mitt';
 import type { Access } from '../access/access.ts';
 import type { RateLimitedError } from '../access/rate-limit.ts';
 import type { Secrets } from '../access/secrets.ts';
-import type { Sessions } from '../access/sessions.ts';
 import type { Caller, Role } from '../core/caller.ts';
 import type { CommandAnswer, Dispatch } from '../core/dispatcher.ts';
 import type { MainWindow } from '../core/main-window.ts';
+import type { NoticeBus } from '../core/notices.ts';
 import type { StateHub, StateReads } from '../core/state-hub.ts';
 import { snapshotViewOf } from '../core/views.ts';
 import type { Check } from '../protocol/compiled-check.ts';
@@ -41,11 +40,12 @@ export interface WsDeps {
   commands: Dispatch;
   reports: Dispatch;
   hub: StateReads & Pick<StateHub, 'emitter'>;
-  /** The live game data: its messages as they come, and the whole of it for a page that connects. */
-  game: { emitter: Emitter<{ message: GameMessage }>; fullMessage(): GameMessage };
+  /** The live game data: the whole of it for a page that connects (its changes come on the bus). */
+  game: { fullMessage(): GameMessage };
+  /** What happens without a revision: the game's messages, secrets regenerated, sessions ended, requests. */
+  notices: Pick<NoticeBus, 'on' | 'off'>;
   settings: Pick<SettingsOwner, 'current' | 'onChange'>;
-  secrets: Pick<Secrets, 'token' | 'events'>;
-  sessions: Pick<Sessions, 'events'>;
+  secrets: Pick<Secrets, 'token'>;
   access: Access;
   mainWindow: Pick<MainWindow, 'attach'>;
 }

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocketServer } from 'ws';
 import type { Grant } from '../access/grant.ts';
-import { formatRecord, type RecentRequestEvents } from '../access/recent-requests.ts';
+import { formatRecord } from '../access/recent-requests.ts';
+import type { Notices, SecretName } from '../core/notices.ts';
 import type { GameMessage } from '../protocol/game.ts';
 import type { Settings } from '../protocol/settings.ts';
 import type { PanelStatus } from '../protocol/streams.ts';
@@ -52,11 +53,12 @@ async function sayGoodbye(fanout: WsFanout, server: WebSocketServer): Promise<vo
   for (const socket of sockets) socket.terminate();
 }
 
-/** The application server's operator app pages: the panel status, and when it changes. */
+/**
+ * The application server's operator app pages: the panel status (it may change when a server opens
+ * or closes its port: the bus's `panel.changed`).
+ */
 export interface PanelFeed {
   status(): Omit<PanelStatus, 'overlayPages'>;
-  /** Calls back whenever the status may have changed (a server opened or closed its port). */
-  onChange(listener: () => void): () => void;
 }
 
 export interface WsOptions {
@@ -73,7 +75,7 @@ export interface WsOptions {
 }
 
 async function wsPlugin(app: FastifyInstance, { transport, paths, deps, panel }: WsOptions): Promise<void> {
-  const { hub, game, settings, secrets, access } = deps;
+  const { hub, notices, settings, access } = deps;
   const fanout = new WsFanout();
   // The application server's access checks narrow it (page-access.plugin.ts).
   app.decorateRequest('grant', 'full');
@@ -106,30 +108,30 @@ async function wsPlugin(app: FastifyInstance, { transport, paths, deps, panel }:
   const broadcast = fanout.broadcast.bind(fanout);
   hub.emitter.on('event', broadcast);
   const broadcastGame = (message: GameMessage) => fanout.broadcast(message, wantsGame);
-  game.emitter.on('message', broadcastGame);
+  notices.on('game.message', broadcastGame);
   const isRemote = (client: { remote: boolean }) => client.remote;
   const holdsToken = (client: WsClient) => client.remote && client.grant === 'full';
-  const onToken = () => fanout.close(holdsToken, CLOSE.unauthorized, 'the access token was regenerated');
   const holdsViewKey = (client: WsClient) => client.remote && client.grant === 'view';
-  const onViewKey = () => fanout.close(holdsViewKey, CLOSE.unauthorized, 'the view key was regenerated');
+  const onSecret = (name: SecretName) => {
+    if (name === 'token') fanout.close(holdsToken, CLOSE.unauthorized, 'the access token was regenerated');
+    if (name === 'viewKey') fanout.close(holdsViewKey, CLOSE.unauthorized, 'the view key was regenerated');
+  };
   // The branding travels with the state (the hub's `branding` event, with its revision).
   const onSettings = (next: Settings) => {
     if (!next.lanMode) fanout.close(isRemote, CLOSE.forbidden, 'local network mode was switched off');
   };
-  secrets.events.on('token', onToken);
-  secrets.events.on('viewKey', onViewKey);
+  notices.on('secret.regenerated', onSecret);
   const stopSettings = settings.onChange(onSettings);
   const pings = setInterval(() => heartbeat(fanout.clients), PING_INTERVAL_MS).unref();
-  const stopPanel = panel && statusNow ? feedPanels(panel, statusNow, fanout, deps) : () => {};
+  const stopPanel = statusNow ? feedPanels(statusNow, fanout, deps) : () => {};
 
   app.decorate('closeSockets', (code: number, reason: string) => fanout.close(() => true, code, reason));
 
   app.addHook('onClose', async () => {
     clearInterval(pings);
     hub.emitter.off('event', broadcast);
-    game.emitter.off('message', broadcastGame);
-    secrets.events.off('token', onToken);
-    secrets.events.off('viewKey', onViewKey);
+    notices.off('game.message', broadcastGame);
+    notices.off('secret.regenerated', onSecret);
     stopSettings();
     stopPanel();
   });
@@ -168,27 +170,24 @@ function sendPanelStatus(statusNow: () => PanelStatus, fanout: WsFanout, hub: Ws
  * The application server's operator app pages: the panel status when it changes, each answered
  * request for the recent-requests list, and signed out when the sign-in key changes.
  */
-function feedPanels(
-  panel: PanelFeed,
-  statusNow: () => PanelStatus,
-  fanout: WsFanout,
-  deps: WsDeps,
-): () => void {
-  const { hub, settings, secrets, sessions, access } = deps;
+function feedPanels(statusNow: () => PanelStatus, fanout: WsFanout, deps: WsDeps): () => void {
+  const { hub, settings, notices } = deps;
   const send = () => sendPanelStatus(statusNow, fanout, hub);
-  const onSignInKey = () =>
-    fanout.close(isPanel, CLOSE.unauthorized, 'signed out: the sign-in key was regenerated');
+  const onSecret = (name: SecretName) => {
+    if (name === 'signInKey')
+      fanout.close(isPanel, CLOSE.unauthorized, 'signed out: the sign-in key was regenerated');
+  };
   const stopSettings = settings.onChange(send);
-  const stopPanel = panel.onChange(send);
-  secrets.events.on('signInKey', onSignInKey);
+  notices.on('panel.changed', send);
+  notices.on('secret.regenerated', onSecret);
   const onSessionEnded = (id: string) =>
     fanout.close(
       (client) => client.session === id,
       CLOSE.unauthorized,
       "signed out: this browser's session was ended",
     );
-  sessions.events.on('ended', onSessionEnded);
-  const onRequest = ({ record, at }: RecentRequestEvents['added']) => {
+  notices.on('session.ended', onSessionEnded);
+  const onRequest = ({ record, at }: Notices['request.recorded']) => {
     if (fanout.count(isPanel) === 0) return;
     fanout.broadcast(
       {
@@ -200,13 +199,13 @@ function feedPanels(
       isPanel,
     );
   };
-  access.recent.events.on('added', onRequest);
+  notices.on('request.recorded', onRequest);
   return () => {
     stopSettings();
-    stopPanel();
-    secrets.events.off('signInKey', onSignInKey);
-    sessions.events.off('ended', onSessionEnded);
-    access.recent.events.off('added', onRequest);
+    notices.off('panel.changed', send);
+    notices.off('secret.regenerated', onSecret);
+    notices.off('session.ended', onSessionEnded);
+    notices.off('request.recorded', onRequest);
   };
 }
 

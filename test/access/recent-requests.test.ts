@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { REPEAT_WINDOW_MS, RecentRequests } from '../../src/access/recent-requests.ts';
+import { createNoticeBus } from '../../src/core/notices.ts';
 import { REQUEST_MESSAGE_MAX } from '../../src/protocol/answers.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build, command } from '../helpers/build.ts';
@@ -20,7 +21,8 @@ async function signIn(server: RunningServer): Promise<string> {
 
 describe('RecentRequests keeps messages bounded', () => {
   it('keeps a short message as it is and cuts a long one to REQUEST_MESSAGE_MAX, ending with …', () => {
-    const recent = new RecentRequests();
+    const notices = createNoticeBus();
+    const recent = new RecentRequests(notices);
     const refused = { transport: 'http', request: 'POST /x', status: 400, address: '127.0.0.1' } as const;
     recent.add({ ...refused, error: 'invalid_payload', message: 'teamA.name: at most 64 characters' });
     recent.add({ ...refused, error: 'invalid_payload', message: 'x'.repeat(10_000) });
@@ -31,7 +33,8 @@ describe('RecentRequests keeps messages bounded', () => {
   });
 
   it('never cuts a character in half', () => {
-    const recent = new RecentRequests();
+    const notices = createNoticeBus();
+    const recent = new RecentRequests(notices);
     // A two-unit character (an emoji in a team name) right at the cut.
     const message = `${'a'.repeat(REQUEST_MESSAGE_MAX - 2)}🐻 and more`;
     recent.add({ transport: 'ws', request: 'trigger set_teams', status: 400, address: '::1', message });
@@ -53,7 +56,8 @@ describe('a refusal that repeats takes one entry', () => {
 
   it('counts on its entry while it comes within the window; the useful entries stay', () => {
     let now = 1_000_000;
-    const recent = new RecentRequests(() => now);
+    const notices = createNoticeBus();
+    const recent = new RecentRequests(notices, () => now);
     recent.add({
       transport: 'http',
       request: 'POST /api/actions/show_scoreboard',
@@ -91,9 +95,10 @@ describe('a refusal that repeats takes one entry', () => {
 
   it('is sent to a live list again at most once a second, under the same id', () => {
     let now = 0;
-    const recent = new RecentRequests(() => now);
+    const notices = createNoticeBus();
+    const recent = new RecentRequests(notices, () => now);
     const sent: Array<[number, number | undefined]> = [];
-    recent.events.on('added', ({ record }) => sent.push([record.id, record.count]));
+    notices.on('request.recorded', ({ record }) => sent.push([record.id, record.count]));
     for (let i = 0; i < 3_000; i++) {
       now += 1;
       recent.add(wrongToken);
@@ -182,14 +187,15 @@ describe('the list publishes what each answer said', () => {
 
 describe('the list tells everyone who shows it live', () => {
   it('every listener hears each record, and one that left hears none (no single slot: the last writer does not win)', () => {
-    const recent = new RecentRequests(() => 1);
+    const notices = createNoticeBus();
+    const recent = new RecentRequests(notices, () => 1);
     const first: string[] = [];
     const second: string[] = [];
     const onFirst = ({ record }: { record: { request: string } }) => first.push(record.request);
-    recent.events.on('added', onFirst);
-    recent.events.on('added', ({ record }) => second.push(record.request));
+    notices.on('request.recorded', onFirst);
+    notices.on('request.recorded', ({ record }) => second.push(record.request));
     recent.add({ transport: 'http', request: 'GET /a', status: 200, address: '127.0.0.1' });
-    recent.events.off('added', onFirst);
+    notices.off('request.recorded', onFirst);
     recent.add({ transport: 'http', request: 'GET /b', status: 200, address: '127.0.0.1' });
     expect(first).toEqual(['GET /a']);
     expect(second).toEqual(['GET /a', 'GET /b']);

@@ -50,7 +50,7 @@ const wrong = (frame: Frame) => withToken(frame, 'not-the-token-of-this-data-dir
 /** The status messages the pages are sent, as they are sent. */
 function statusMessages(server: RunningServer): GameStatus[] {
   const seen: GameStatus[] = [];
-  server.service.game.emitter.on('message', (message) => {
+  server.service.notices.on('game.message', (message) => {
     if (message.status) seen.push(message.status);
   });
   return seen;

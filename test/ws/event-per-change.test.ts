@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RECENT_REQUESTS, RecentRequests } from '../../src/access/recent-requests.ts';
+import { createNoticeBus } from '../../src/core/notices.ts';
 import { build, command } from '../helpers/build.ts';
 import { BO3_ACTIVE_DUTY } from '../helpers/vetoes.ts';
 import type { TestSocket } from '../helpers/ws-client.ts';
@@ -71,9 +72,10 @@ describe('events per change (over HTTP commands and the WebSocket)', () => {
 
 describe('RecentRequests', () => {
   it('keeps the last RECENT_REQUESTS records, newest first, each with the time it was added', () => {
-    const recent = new RecentRequests();
+    const notices = createNoticeBus();
+    const recent = new RecentRequests(notices);
     const seen: number[] = [];
-    recent.events.on('added', ({ record, at }) => {
+    notices.on('request.recorded', ({ record, at }) => {
       seen.push(record.status);
       expect(at).toBeGreaterThan(0);
     });
@@ -90,7 +92,8 @@ describe('RecentRequests', () => {
   });
 
   it('lists fewer records, newest first, before the ring is full', () => {
-    const recent = new RecentRequests();
+    const notices = createNoticeBus();
+    const recent = new RecentRequests(notices);
     for (const n of [1, 2, 3])
       recent.add({ transport: 'ws', request: `trigger ${n}`, status: 200, address: '::1' });
     expect(recent.list().map((record) => record.request)).toEqual(['trigger 3', 'trigger 2', 'trigger 1']);

@@ -10,6 +10,7 @@ import type { SettingsOwner } from '../../settings/settings-owner.ts';
 import type { PlayerStatsLookup } from '../../stats/player-stats-lookup.ts';
 import type { Callers } from '../caller.ts';
 import type { HudSystem } from '../hud-system.ts';
+import type { NoticeBus } from '../notices.ts';
 import type { StateHub } from '../state-hub.ts';
 
 /** What the stats commands need of the live game data (src/game/game-data.ts provides it). */
@@ -27,6 +28,8 @@ export interface LiveStats {
 export interface CommandContext {
   hud: HudSystem;
   hub: StateHub;
+  /** Notices without a revision (the overlay should reload). */
+  notices: Pick<NoticeBus, 'emit'>;
   /** The live game data: the observed player and the players' live values. */
   game: LiveStats;
   /** The third-party stats providers of show_player_stats and what they found this match. */

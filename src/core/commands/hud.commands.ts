@@ -121,11 +121,11 @@ const showPlayerStats = defineCommand('show_player_stats', {
 });
 
 const reloadOverlay = defineCommand('reload_overlay', {
-  run: ({ hud, hub }) => {
+  run: ({ hud, notices }) => {
     if (!hud.snapshot('overlay').matches('shown')) {
       throw conflict('the HUD overlay window is closed: open it with show_overlay first');
     }
-    hub.notify('overlay.reload', {});
+    notices.emit('overlay.reload', {});
     return {};
   },
 });
