@@ -10,13 +10,18 @@ import type { Emitter } from 'mitt';
 import mittModule from 'mitt';
 import type { RequestRecord } from '../protocol/answers.ts';
 import type { GameMessage } from '../protocol/game.ts';
+import type { NotificationStream } from '../protocol/streams.ts';
 import type { EventData } from '../protocol/websocket.ts';
 
 // mitt's CommonJS-style default export types as "not callable" under module nodenext.
 const mitt = mittModule as unknown as typeof mittModule.default;
 
 /** The notices the pages get as events of their own name (src/protocol/streams.ts, notifications). */
-export const PAGE_NOTICES = ['overlay.reload', 'replay.saved', 'replay.failed'] as const;
+export const PAGE_NOTICES = [
+  'overlay.reload',
+  'replay.saved',
+  'replay.failed',
+] as const satisfies readonly NotificationStream[];
 export type PageNotice = (typeof PAGE_NOTICES)[number];
 
 /** A secret of the data directory (src/access/secrets.ts). */

@@ -5,7 +5,9 @@ import type { AnyActorRef } from 'xstate';
 import type { StorageStatus } from '../protocol/answers.ts';
 import { HudStateSchema } from '../protocol/answers.ts';
 import type { Settings } from '../protocol/settings.ts';
-import type { EventData, EventMessage, EventName } from '../protocol/websocket.ts';
+import type { StateStream } from '../protocol/streams.ts';
+import { STREAMS } from '../protocol/streams.ts';
+import type { EventData, EventMessage, EventName, Snapshot } from '../protocol/websocket.ts';
 import { brandingOf } from '../settings/settings.ts';
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
@@ -57,18 +59,20 @@ interface View<E extends EventName = EventName> {
   compute(sources: Sources): EventData<E>;
 }
 
-const view = <E extends EventName>(definition: View<E>): View => definition as unknown as View;
+/** The state streams the views compute: every one but the HUD state, which the hub builds itself. */
+type ViewEvent = Exclude<StateStream, 'hud.state'>;
 
-/** Everything a client can observe besides the HUD state, each an event named after it. */
-const VIEWS: readonly View[] = [
-  view({
-    event: 'match',
+/**
+ * Everything a client can observe besides the HUD state, each an event named after it: one view per
+ * state stream of src/protocol/streams.ts, so a stream added there without its view fails to compile.
+ */
+const VIEW_TABLE: { [E in ViewEvent]: Omit<View<E>, 'event'> } = {
+  match: {
     sources: ['match', 'vetoReveal'],
     inputs: (s) => [s.match.context, s.vetoReveal.context],
     compute: matchSummaryOf,
-  }),
-  view({
-    event: 'veto.session',
+  },
+  'veto.session': {
     sources: ['vetoSession', 'match'],
     inputs: ({ vetoSession, match }) => [
       vetoSession.context.session,
@@ -76,27 +80,23 @@ const VIEWS: readonly View[] = [
       match.context.teamB,
     ],
     compute: vetoStatusOf,
-  }),
-  view({
-    event: 'veto.reveal',
+  },
+  'veto.reveal': {
     sources: ['match', 'vetoReveal'],
     inputs: (s) => [s.match.context.veto, s.vetoReveal.context],
     compute: revealOf,
-  }),
-  view({
-    event: 'presets',
+  },
+  presets: {
     sources: ['host'],
     inputs: ({ host }) => [host.context.presets, host.context.colorPresetId],
     compute: (s) => presetsOf(s.host),
-  }),
-  view({
-    event: 'production',
+  },
+  production: {
     sources: ['production', 'observer'],
     inputs: (s) => [s.production.context, s.observer.context.settings],
     compute: productionOf,
-  }),
-  view({
-    event: 'observer',
+  },
+  observer: {
     sources: ['observer'],
     // Not the director's memory or the suggestion's score: they move with every frame.
     inputs: ({ observer: { context, value } }) => [
@@ -111,9 +111,8 @@ const VIEWS: readonly View[] = [
       context.follow,
     ],
     compute: (s) => observerViewOf(s.observer),
-  }),
-  view({
-    event: 'host',
+  },
+  host: {
     sources: ['host'],
     inputs: ({ host: { context } }) => [context.mainWindowOpen, context.signedIn, context.subscriptionActive],
     compute: ({ host: { context } }) => ({
@@ -121,20 +120,20 @@ const VIEWS: readonly View[] = [
       signedIn: context.signedIn,
       subscriptionActive: context.subscriptionActive,
     }),
-  }),
-  view({
-    event: 'stats.player',
+  },
+  'stats.player': {
     sources: ['stats'],
     inputs: ({ stats: { context } }) => [context.player, context.durationMs],
     compute: statsPlayerOf,
-  }),
-  view({
-    event: 'branding',
+  },
+  branding: {
     sources: ['settings'],
     inputs: ({ settings }) => [brandingOf(settings)],
     compute: ({ settings }) => brandingOf(settings),
-  }),
-];
+  },
+};
+
+const VIEWS = Object.entries(VIEW_TABLE).map(([event, view]) => ({ event, ...view }) as unknown as View);
 
 /** What a view was last computed from, and what it was (a new object with the same content is no change). */
 interface Computed {
@@ -144,8 +143,18 @@ interface Computed {
 
 const sameInputs = (a: readonly unknown[], b: readonly unknown[]) => a.every((value, i) => value === b[i]);
 
-/** What reads answer from: the HUD state with its revision, and the snapshots the views take. */
-export type StateReads = Pick<StateHub, 'hudState' | 'snapshots' | 'revision'>;
+/** What reads answer from: the HUD state with its revision, the snapshots the views take, the views. */
+export type StateReads = Pick<StateHub, 'hudState' | 'snapshots' | 'revision' | 'snapshotView'>;
+
+/**
+ * Where each view's data goes in the snapshot (streams.ts, `snapshot`): under the part's name, or,
+ * when the stream names several parts, as its fields (the presets and the applied one).
+ */
+const snapshotPartsOf = (event: ViewEvent, data: unknown): Record<string, unknown> => {
+  const parts = Object.keys(STREAMS[event].snapshot);
+  if (parts.length === 1) return { [parts[0] as string]: data };
+  return parts.length === 0 ? {} : (data as Record<string, unknown>);
+};
 
 /**
  * The revision and the events. It watches every actor; whatever runs between `batch` start and
@@ -276,6 +285,15 @@ export class StateHub {
 
   hudState(): HudState {
     return { ...this.#hud, revision: this.#revision };
+  }
+
+  /** The snapshot of hello and of a resync: the HUD state and every view, as of the revision in force. */
+  snapshotView(): Snapshot {
+    const snapshot: Record<string, unknown> = { revision: this.#revision, state: this.hudState() };
+    for (const view of VIEWS) {
+      Object.assign(snapshot, snapshotPartsOf(view.event as ViewEvent, this.#computed.get(view.event)?.data));
+    }
+    return snapshot as Snapshot;
   }
 
   /** Commits what changed since the last commit (after the awaited part of a command). */

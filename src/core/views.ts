@@ -243,27 +243,7 @@ export function observerViewOf(snapshot: SnapshotOf<'observer'>): ObserverView {
   };
 }
 
-/** The HUD's part of what hello and a snapshot answer carry (the settings add the branding). */
 /** The player the stats panel shows, with the figures of his provider. */
 export function statsPlayerOf({ stats: { context } }: Pick<Snapshots, 'stats'>): Snapshot['statsPlayer'] {
   return { player: context.player, durationMs: context.durationMs };
-}
-
-export function snapshotViewOf(hub: {
-  snapshots(): Snapshots;
-  hudState(): HudState;
-}): Omit<Snapshot, 'branding'> {
-  const snapshots = hub.snapshots();
-  const state = hub.hudState();
-  return {
-    revision: state.revision,
-    state,
-    match: matchSummaryOf(snapshots),
-    veto: vetoStatusOf(snapshots),
-    reveal: revealOf(snapshots),
-    ...presetsOf(snapshots.host),
-    production: productionOf(snapshots),
-    observer: observerViewOf(snapshots.observer),
-    statsPlayer: statsPlayerOf(snapshots),
-  };
 }

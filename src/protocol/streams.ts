@@ -20,20 +20,29 @@ import {
 import { ObserverViewSchema } from './observer.ts';
 import { BrandingSchema, PublicSettingsSchema } from './settings.ts';
 
-export interface StreamDeclaration<D extends TSchema = TSchema, S extends TProperties = TProperties> {
+export interface StreamDeclaration<
+  D extends TSchema = TSchema,
+  S extends TProperties = TProperties,
+  N extends boolean = boolean,
+> {
   description: string;
   /** The event's data. */
   data: D;
   /** A notification tells something without changing the state: no revision of its own. */
-  notification: boolean;
+  notification: N;
   /** What the stream adds to the snapshot (hello, and the answer after a revision gap): none is {}. */
   snapshot: S;
 }
 
-const stream = <D extends TSchema, S extends TProperties = Record<never, never>>(
-  declaration: Omit<StreamDeclaration<D, S>, 'snapshot' | 'notification'> &
-    Partial<Pick<StreamDeclaration<D, S>, 'snapshot' | 'notification'>>,
-): StreamDeclaration<D, S> => ({ notification: false, snapshot: {} as S, ...declaration });
+// The notification flag keeps its literal type: the hub's views are typed by the state streams.
+const stream = <
+  D extends TSchema,
+  S extends TProperties = Record<never, never>,
+  const N extends boolean = false,
+>(
+  declaration: Omit<StreamDeclaration<D, S, N>, 'snapshot' | 'notification'> &
+    Partial<Pick<StreamDeclaration<D, S, N>, 'snapshot' | 'notification'>>,
+): StreamDeclaration<D, S, N> => ({ notification: false as N, snapshot: {} as S, ...declaration });
 
 /** What the operator app shows of the servers and their settings (the panel, not the HUD). */
 export const PanelStatusSchema = Type.Object({
@@ -136,7 +145,8 @@ export const STREAMS = {
     notification: true,
   }),
   branding: stream({
-    description: 'The event logo, sponsors or talents changed in the operator app (settings), with its revision',
+    description:
+      'The event logo, sponsors or talents changed in the operator app (settings), with its revision',
     data: BrandingSchema,
     notification: false,
     snapshot: { branding: BrandingSchema },
@@ -150,6 +160,14 @@ export const STREAMS = {
 
 export type Streams = typeof STREAMS;
 export type StreamName = keyof Streams;
+
+/** The streams that are state: each change raises the revision (the hub computes them). */
+export type StateStream = {
+  [N in StreamName]: Streams[N]['notification'] extends true ? never : N;
+}[StreamName];
+
+/** The streams that are notifications: they carry the revision in force without raising it. */
+export type NotificationStream = Exclude<StreamName, StateStream>;
 
 /** The names of the streams that are notifications (no revision of their own). */
 export const NOTIFICATION_STREAMS: ReadonlySet<StreamName> = new Set(

@@ -7,7 +7,6 @@ import type { CommandAnswer, Dispatch } from '../core/dispatcher.ts';
 import type { MainWindow } from '../core/main-window.ts';
 import type { NoticeBus } from '../core/notices.ts';
 import type { StateHub, StateReads } from '../core/state-hub.ts';
-import { snapshotViewOf } from '../core/views.ts';
 import type { Check } from '../protocol/compiled-check.ts';
 import { compiledCheck } from '../protocol/compiled-check.ts';
 import { ServiceError } from '../protocol/errors.ts';
@@ -72,7 +71,7 @@ type Handler<T extends ClientMessage['type']> = (
 
 /** Everything a client draws from: the HUD's views, and the branding of the settings. */
 export const fullSnapshot = ({ hub, settings }: WsDeps): Snapshot => ({
-  ...snapshotViewOf(hub),
+  ...hub.snapshotView(),
   branding: brandingOf(settings.current()),
 });
 
