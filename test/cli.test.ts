@@ -4,20 +4,18 @@ import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect as connectTcp, createServer } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { STATE_FILE } from '../src/persistence/data-dir.ts';
 import { tempDir } from './helpers/build.ts';
 import type { CliProcess } from './helpers/cli-process.ts';
-import { post, startCli } from './helpers/cli-process.ts';
+import { cliEntry, post, startCli } from './helpers/cli-process.ts';
 import { connect } from './helpers/ws-client.ts';
 import { fixtureText, unusedPort } from './import/source-server.ts';
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const run = promisify(execFile);
 const cli = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', CLI, ...args]).then(({ stdout }) => stdout.trim());
+  run(process.execPath, [...cliEntry(), ...args]).then(({ stdout }) => stdout.trim());
 
 describe('hud-automation token and lan', () => {
   it('ask the running server: show and regenerate the token, switch local network mode', async () => {
@@ -157,7 +155,7 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', CLI, ...args],
+      [...cliEntry(), ...args],
       { env: { ...process.env, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
     );

@@ -5,21 +5,20 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { stringify } from 'vdf-parser';
 import { describe, expect, it } from 'vitest';
 import { loadOrCreateToken } from '../../src/access/access-token.ts';
 import { CFG_FILE_NAME, findCs2Installs, libraryPaths, readVdf } from '../../src/game/gsi-config.ts';
 import { tempDir } from '../helpers/build.ts';
+import { cliEntry } from '../helpers/cli-process.ts';
 
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const CS2 = join('steamapps', 'common', 'Counter-Strike Global Offensive');
 
 function runCli(args: string[], env: NodeJS.ProcessEnv) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', CLI, 'gsi-config', ...args],
+      [...cliEntry(), 'gsi-config', ...args],
       { env: { ...process.env, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
     );

@@ -2,8 +2,18 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+
+/**
+ * How a test runs the CLI: the bundle the global setup built for the edge tier (test/global-setup.ts),
+ * else the sources through tsx (about ten times the CPU a start: the whole module graph compiled).
+ */
+export const cliEntry = (): string[] => {
+  const built = inject('builtCli');
+  return built ? [built] : ['--import', 'tsx', CLI];
+};
 
 export interface CliProcess {
   child: ChildProcessWithoutNullStreams;
@@ -16,8 +26,8 @@ export interface CliProcess {
 }
 
 /**
- * Runs `hud-automation serve` as its own process and waits for its ready line: the sources through
- * tsx, or a built bundle when `built` names one.
+ * Runs `hud-automation serve` as its own process and waits for its ready line: the CLI as cliEntry
+ * runs it, or a built bundle when `built` names one.
  */
 export async function startCli(
   args: string[],
@@ -26,7 +36,7 @@ export async function startCli(
   /** Start it with this limit of open files (soft and hard, through util-linux's prlimit). */
   openFiles?: number,
 ): Promise<CliProcess> {
-  const entry = built ? [built] : ['--import', 'tsx', CLI];
+  const entry = built ? [built] : cliEntry();
   const command = [process.execPath, ...entry, 'serve', '--port', '0', '--app-port', '0', ...args];
   const [file, ...rest] = openFiles
     ? ['prlimit', `--nofile=${openFiles}:${openFiles}`, '--', ...command]

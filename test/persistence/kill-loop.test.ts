@@ -1,18 +1,12 @@
-import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/build.ts';
 import type { CliProcess } from '../helpers/cli-process.ts';
 import { post, startCli } from '../helpers/cli-process.ts';
 import type { TestSocket } from '../helpers/ws-client.ts';
 import { connect } from '../helpers/ws-client.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// The bundle starts in a fraction of the time tsx takes: 50 starts stay within seconds. Its own
-// folder (ignored by git), so the bench's dist/ and build.test.ts's copy are never raced.
-const OUT = 'dist-kill-test';
+// The bundle the global setup built (test/global-setup.ts) starts in a fraction of the time tsx
+// takes: 50 starts stay within seconds.
 const CYCLES = 50;
 
 /** Each writer owns one field and writes an increasing counter into it, one write at a time. */
@@ -46,21 +40,9 @@ function revisionGaps(socket: TestSocket, from: number): string[] {
 }
 
 describe('kill -9 under load', () => {
-  beforeAll(async () => {
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--outdir', OUT], {
-      cwd: ROOT,
-    });
-  }, 120_000);
-  afterAll(() => rm(`${ROOT}${OUT}`, { recursive: true, force: true }));
-
   it(`${CYCLES} cycles, writers over HTTP and WebSocket: every acknowledged change survives`, async () => {
     const dataDir = await tempDir();
-    const start = () =>
-      startCli(
-        ['--headless', '--no-obs', '--data-dir', dataDir, '--log-level', 'warn'],
-        {},
-        `${ROOT}${OUT}/cli.js`,
-      );
+    const start = () => startCli(['--headless', '--no-obs', '--data-dir', dataDir, '--log-level', 'warn']);
     /** The highest value each writer sent, and the highest the server acknowledged. */
     const sent = counters();
     const acked = counters();
