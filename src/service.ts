@@ -171,21 +171,13 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   });
   const importer = importerOf(settings, options);
   const receivingTimeoutMs = options.gameReceivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
-  const live = supervisorMachine.provide({
-    actors: {
-      match: matchMachine.provide({ actors: { logoFetch: logoFetchOf(media, options) } }),
-      vetoSession: vetoSessionMachine.provide({ actors: { matchImport: importer.actor } }),
-      obs: obsConnectionLive,
-      game: gameMachine.provide({ delays: { receivingTimeout: receivingTimeoutMs } }),
-      observer: createObserverLive({
-        onLine: (line) => logger.debug({ line }, 'observer: sent to the game console'),
-        onRefused: (steamid) => logger.info({ steamid }, 'observer: no account id, the camera is not moved'),
-      }),
-    },
-  });
-  const netconOverride = options.netcon ?? null;
+  const live = liveSupervisor(media, importer.actor, receivingTimeoutMs, options);
   const machine = options.machine ? options.machine(live) : live;
-  const host: LiveHost = {
+  const netconOverride = options.netcon ?? null;
+  /** The actors' input from a saved state (or none) and what the application reports now. */
+  const inputOf = (from: LoadedState | null, host: LiveHost) =>
+    hudInputFrom(from, settings.current().obs, host, Date.now(), netconOverride);
+  const startHost: LiveHost = {
     mainWindowOpen: options.headless,
     signedIn: options.headless,
     subscriptionActive: options.subscriptionActive,
@@ -193,7 +185,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   };
   const { hud, saved } = await startActors(store, settings, (from) =>
     startHudSystem({
-      input: hudInputFrom(from, settings.current().obs, host, Date.now(), netconOverride),
+      input: inputOf(from, startHost),
       machine,
       ...(options.inspect ? { inspect: options.inspect } : {}),
     }),
@@ -232,9 +224,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
         // The settings and the actors as saved, as one revision.
         hub.batch(() => {
           hub.setSettings(settings.current());
-          hub.restartActors(() =>
-            hud.restart(hudInputFrom(durable, settings.current().obs, liveHost, Date.now(), netconOverride)),
-          );
+          hub.restartActors(() => hud.restart(inputOf(durable, liveHost)));
         });
       },
       status: (status) => {
@@ -256,15 +246,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   hub.emitter.on('changed', ({ sources, snapshots }) => {
     if (savedChanged(sources, snapshots)) void store.requestSave();
   });
-  const stats = new PlayerStatsLookup({
-    faceit: () => {
-      const { faceitDataApiUrl, faceitKeyHost } = settings.current().sources;
-      return { dataApiUrl: faceitDataApiUrl, keyHost: faceitKeyHost, apiKey: options.faceitApiKey };
-    },
-    ...(options.statsTimeoutMs === undefined ? {} : { timeoutMs: options.statsTimeoutMs }),
-    onBackgroundFailure: (player, error) =>
-      logger.info({ steamid: player.steamid, error: error.message }, 'player stats: a lookup failed'),
-  });
+  const stats = statsLookupOf(settings, options);
   // A settings change: clients see it with a new revision, OBS reconnects with new settings, the
   // next import uses new sources, and the change is saved before the other listeners hear of it
   // (the servers rebind after this).
@@ -396,6 +378,41 @@ async function startActors(
   await store.discard('unusable', `actors ${broken.join(', ')} could not start from it`);
   settings.restore({ ...DEFAULT_SETTINGS });
   return { hud: start(null), saved: null };
+}
+
+/** The supervisor with its IO actors: the logo fetch, the importer, the OBS socket, the game console. */
+function liveSupervisor(
+  media: MediaStore,
+  matchImport: ReturnType<typeof importerOf>['actor'],
+  receivingTimeoutMs: number,
+  options: ServiceOptions,
+) {
+  const { logger } = options;
+  return supervisorMachine.provide({
+    actors: {
+      match: matchMachine.provide({ actors: { logoFetch: logoFetchOf(media, options) } }),
+      vetoSession: vetoSessionMachine.provide({ actors: { matchImport } }),
+      obs: obsConnectionLive,
+      game: gameMachine.provide({ delays: { receivingTimeout: receivingTimeoutMs } }),
+      observer: createObserverLive({
+        onLine: (line) => logger.debug({ line }, 'observer: sent to the game console'),
+        onRefused: (steamid) => logger.info({ steamid }, 'observer: no account id, the camera is not moved'),
+      }),
+    },
+  });
+}
+
+/** The player-stats providers of show_player_stats, with the sources in force. */
+function statsLookupOf(settings: SettingsOwner, options: ServiceOptions): PlayerStatsLookup {
+  return new PlayerStatsLookup({
+    faceit: () => {
+      const { faceitDataApiUrl, faceitKeyHost } = settings.current().sources;
+      return { dataApiUrl: faceitDataApiUrl, keyHost: faceitKeyHost, apiKey: options.faceitApiKey };
+    },
+    ...(options.statsTimeoutMs === undefined ? {} : { timeoutMs: options.statsTimeoutMs }),
+    onBackgroundFailure: (player, error) =>
+      options.logger.info({ steamid: player.steamid, error: error.message }, 'player stats: a lookup failed'),
+  });
 }
 
 /** The team logos, fetched once into the data directory's media store (docs/application.md, "Team logos"). */
