@@ -60,7 +60,11 @@ export function hudInputFrom(
     // A panel missing from an older file (or a new panel) starts unknown, as with no file at all.
     panels: panelsOf((id) => ({ visible: null, hideAt: null, ...panels?.[id] }) as PanelInput),
     production: saved?.production
-      ? { sponsorOverlay: saved.production.sponsorOverlay, eventBadge: saved.production.eventBadge }
+      ? {
+          sponsorOverlay: saved.production.sponsorOverlay,
+          eventBadge: saved.production.eventBadge,
+          cleanFeed: saved.production.cleanFeed ?? null,
+        }
       : PRODUCTION_DEFAULTS,
     obs,
     observer: {

@@ -109,6 +109,8 @@ const PANEL_PARTS = Object.fromEntries(PANEL_IDS.map((id) => [id, Type.Optional(
 const Production = Type.Object({
   sponsorOverlay: ProductionSchema.properties.sponsorOverlay,
   eventBadge: ProductionSchema.properties.eventBadge,
+  // Absent in files from before the clean feed: none held.
+  cleanFeed: Type.Optional(ProductionSchema.properties.cleanFeed),
   smartObserver: Type.Optional(ProductionSchema.properties.smartObserver),
 });
 
@@ -173,7 +175,7 @@ agree<Same<SavedState['vetoSession'], VetoSessionInput>>();
 agree<Same<Required<SavedState['vetoReveal']>, VetoRevealInput>>();
 agree<Same<SavedState['sceneWindow'], SceneWindowInput>>();
 agree<Same<Required<NonNullable<SavedState['panels']['stats']>>, PanelInput>>();
-agree<Same<Omit<SavedState['production'], 'smartObserver'>, ProductionInput>>();
+agree<Same<Required<Omit<SavedState['production'], 'smartObserver'>>, ProductionInput>>();
 agree<Same<Required<SavedState>['observer'], ObserverInput>>();
 agree<Same<SavedState['settings']['obs'], ObsSettings>>();
 agree<
