@@ -197,6 +197,8 @@ export const FeedRecordSchema = Type.Object(
   { description: 'What was on air before clean_feed: what restore_feed brings back' },
 );
 
+export type FeedRecord = Static<typeof FeedRecordSchema>;
+
 /** Sponsor overlay, event badge and smart observer: what set_sponsor_overlay & co. change. */
 export const ProductionSchema = Type.Object({
   sponsorOverlay: OverlaySchema,
