@@ -12,6 +12,7 @@ import { build, ok } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { panelApi } from '../helpers/hud.ts';
 import { BO3_ACTIVE_DUTY } from '../helpers/vetoes.ts';
+import { connect } from '../helpers/ws-client.ts';
 
 const DESK = { width: 1920, height: 1080 };
 const LAPTOP = { width: 1280, height: 800 };
@@ -205,5 +206,37 @@ describe.skipIf(!chromiumAvailable)('the Live page, in Chromium', () => {
     // A page opened later shows the saved keys.
     const again = await signedIn(server, LAPTOP);
     await again.locator('[data-action="clean-feed"] [data-hotkey="F2"]').waitFor();
+  });
+
+  it('asks before its tab closes while a program is connected to the automation server, not otherwise', async () => {
+    const server = await build({ headless: false });
+    const page = await signedIn(server, LAPTOP);
+    await page.locator('[data-automation-clients="0"]').waitFor();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.type());
+      void dialog.dismiss();
+    });
+    // The browser asks only on a page the operator has used (a click is enough).
+    await page.getByRole('tab', { name: 'Live' }).click();
+
+    // A Stream Deck through Companion holds a WebSocket to the automation server.
+    const companion = await connect(server.wsUrl);
+    await companion.next(); // hello
+    await page.locator('[data-automation-clients="1"]').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}live-clients-1280x800.png`, fullPage: true });
+    await page.close({ runBeforeUnload: true });
+    await expect.poll(() => dialogs).toEqual(['beforeunload']);
+    // Dismissed: the tab stays, and so does the main window.
+    expect(page.isClosed()).toBe(false);
+    expect(server.service.hub.hudState().mainWindowOpen).toBe(true);
+
+    // Once the program is gone, the tab closes without a question.
+    companion.close();
+    await page.locator('[data-automation-clients="0"]').waitFor();
+    const closed = new Promise<void>((resolve) => page.once('close', () => resolve()));
+    await page.close({ runBeforeUnload: true });
+    await closed;
+    expect(dialogs).toEqual(['beforeunload']);
   });
 });

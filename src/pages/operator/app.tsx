@@ -2,7 +2,7 @@
 import { signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { connection, match } from '../common/store.ts';
+import { connection, match, panelStatus } from '../common/store.ts';
 import { MachinesView } from '../machines/machines-view.tsx';
 import { AutomationView } from './automation-view.tsx';
 import { GameView } from './game-view.tsx';
@@ -163,12 +163,28 @@ function HotkeyFeedback() {
   );
 }
 
+/**
+ * While programs are connected to the automation server (a Stream Deck through Companion), this
+ * page is their main window: closing it makes their veto, match and observer commands answer 503.
+ * The browser asks first (its own words: a page cannot set the text of that question).
+ */
+function askBeforeClosing(event: BeforeUnloadEvent): void {
+  if ((panelStatus.value?.automation.clients ?? 0) === 0) return;
+  event.preventDefault();
+  // Older engines ask only when returnValue is set.
+  event.returnValue = '';
+}
+
 function Shell() {
   const view = VIEWS.find((candidate) => candidate.id === current.value) ?? VIEWS[0];
   const link = connection.value;
   useEffect(() => {
     window.addEventListener('keydown', onHotkey);
-    return () => window.removeEventListener('keydown', onHotkey);
+    window.addEventListener('beforeunload', askBeforeClosing);
+    return () => {
+      window.removeEventListener('keydown', onHotkey);
+      window.removeEventListener('beforeunload', askBeforeClosing);
+    };
   }, []);
   if (!view) return null;
   const Component = view.component;

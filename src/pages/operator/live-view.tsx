@@ -7,7 +7,7 @@ import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import type { FeedRecord, LiveSwitch } from '../../protocol/index.ts';
 import { LIVE_SWITCHES, ObserverModeSchema, PANELS } from '../../protocol/index.ts';
-import { branding, match, observer, production, reveal, state } from '../common/store.ts';
+import { branding, match, observer, panelStatus, production, reveal, state } from '../common/store.ts';
 import { api } from './api.ts';
 import { keyOfSwitch, runSwitch, switchOn } from './hotkeys.ts';
 import { Card, chosen, ErrorText, Field, literals, Switch, useCommand } from './ui.tsx';
@@ -227,7 +227,23 @@ function OnAirNow() {
           }
         />
       </dl>
+      <AutomationClients />
     </Card>
+  );
+}
+
+/** Who else depends on this page: programs whose main-window commands stop when it closes. */
+function AutomationClients() {
+  const clients = panelStatus.value?.automation.clients ?? 0;
+  return (
+    <p
+      class={clients === 0 ? 'muted small live-clients' : 'small live-clients live-clients--on'}
+      data-automation-clients={String(clients)}
+    >
+      {clients === 0
+        ? 'No program is connected to the automation server.'
+        : `${clients} ${clients === 1 ? 'program is' : 'programs are'} connected to the automation server (a Stream Deck through Companion): keep this tab open, closing it stops their veto, match and observer commands. The browser asks before it closes.`}
+    </p>
   );
 }
 
