@@ -53,7 +53,8 @@ const onOff = (on: boolean | undefined, name: string) =>
 /** Runs a switch: the command its button and its key run. */
 export async function runSwitch(entry: LiveSwitch): Promise<SwitchOutcome> {
   const { does, name } = entry;
-  const refused = (message: string) => ({ ok: false, text: `${name}: ${message}` });
+  const verb = does.kind === 'panel' || does.kind === 'overlay' || does.kind === 'scene' ? 'toggled' : 'done';
+  const refused = (message: string) => ({ ok: false, text: `${name} not ${verb}: ${message}` });
   switch (does.kind) {
     case 'panel': {
       const panel = PANELS.find((candidate) => candidate.command === does.panel);

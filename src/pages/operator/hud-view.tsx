@@ -305,18 +305,9 @@ function ProductionCard() {
 }
 
 function Scenes({ hud }: { hud: HudState }) {
-  const _show = useCommand();
   const origin = window.location.origin;
   return (
-    <Card
-      title="Scene window"
-      hook="scenes"
-      actions={
-        <CommandButton action="hide_sen_scene" disabled={hud.senScene === null} data-action="hide-scene">
-          Hide scene
-        </CommandButton>
-      }
-    >
+    <Card title="Scene window" hook="scenes">
       <p class="muted small" data-scene-current={hud.senScene ?? ''}>
         {hud.senScene ? `Showing: ${SCENE_NAMES[hud.senScene]}` : 'Scene window closed'} · the scenes go on
         air from the Live page
