@@ -393,9 +393,10 @@ export function LiveView(props: { lastChanges?: ComponentChildren }) {
   return (
     <div class="live">
       <OnAirNow />
-      <Switches />
+      {/* Clean feed and the reveal first: on a 1280x800 laptop they are on screen without scrolling. */}
       <CleanFeed />
       <Reveal />
+      <Switches />
       <SmartObserver />
       {/* LAST CHANGES: mount <RecentChanges /> (recent-changes.tsx) here as lastChanges. */}
       <LastChanges>{props.lastChanges}</LastChanges>
