@@ -63,6 +63,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         port: automation.port || null,
         httpUrls: automation.urls('http'),
         wsUrls: automation.urls('ws'),
+        clients: automationServer.websocketServer.clients.size,
       },
       app: { appUrls: application.urls('http') },
     }),
@@ -83,6 +84,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     connections.watch(server.server);
   }
   await Promise.all([automationServer.ready(), applicationServer.ready()]);
+  // The programs on the automation server's WebSocket (Companion holds one): the operator app asks
+  // before its tab closes while any is connected, so the status follows each one that comes or goes.
+  automationServer.websocketServer.on('connection', (socket) => {
+    service.notices.emit('panel.changed', undefined);
+    socket.once('close', () => service.notices.emit('panel.changed', undefined));
+  });
   automation = new Listener(
     automationServer.server,
     options.port,

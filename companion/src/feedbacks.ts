@@ -22,6 +22,17 @@ export const COLORS = {
   refused: combineRgb(255, 0, 60),
 } as const;
 
+/**
+ * A button whose command needs the main window, while it is closed: its face says why it does
+ * nothing (the command would answer 503), in grey.
+ */
+export const MAIN_WINDOW_CLOSED_STYLE = {
+  text: 'MAIN\\nWINDOW\\nCLOSED',
+  size: 14,
+  bgcolor: COLORS.grey,
+  color: COLORS.white,
+} as const;
+
 export const OBSERVER_LINK_STATES = ['connected', 'connecting', 'disconnected', 'off'] as const;
 
 /** What a feedback reads besides the snapshot. */
@@ -251,7 +262,7 @@ export function feedbackDefinitions(sources: FeedbackSources): CompanionFeedback
     player_money: {
       type: 'advanced',
       name: "Player's money (value)",
-      description: "Shows the money of the player in this slot as the text; red under the given amount",
+      description: 'Shows the money of the player in this slot as the text; red under the given amount',
       options: [
         slotOption,
         { type: 'number', id: 'warnBelow', label: 'Red under ($)', min: 0, max: 16000, default: 2000 },
@@ -273,6 +284,15 @@ export function feedbackDefinitions(sources: FeedbackSources): CompanionFeedback
         const [own, other] = options.team === 'B' ? [score.b, score.a] : [score.a, score.b];
         return { text: String(own), ...(own > other ? on(COLORS.green) : {}) };
       },
+    },
+    main_window_closed: {
+      type: 'boolean',
+      name: 'Main window closed',
+      description:
+        'The operator app (the main window) is closed: veto, match and observer commands answer 503 until it is open and signed in; the button says so on its face',
+      defaultStyle: { ...MAIN_WINDOW_CLOSED_STYLE },
+      options: [],
+      callback: () => read((s) => s.state.mainWindowOpen === false, false),
     },
     connected: {
       type: 'boolean',

@@ -60,7 +60,12 @@ const STATE_FEEDBACKS = [
   'team_side',
   'team_score',
   'connected',
+  'main_window_closed',
 ];
+
+/** The status while connected but the operator app is closed: half of a desk's commands answer 503. */
+export const MAIN_WINDOW_CLOSED =
+  'main window closed: open the operator app and sign in (veto, match and observer commands answer 503 until then)';
 
 /** Value feedbacks drawn from the live game: checked again when a game message changes them. */
 const GAME_FEEDBACKS = ['round_time', 'player_money', 'team_score'];
@@ -88,6 +93,8 @@ export class HudAutomationInstance extends InstanceBase<ModuleConfig> {
   #groups: VariableGroups = groupsOf({});
   /** The game's figures the value feedbacks showed last, to check them only when they change. */
   #gameShown = '';
+  /** The status sent last, so that an event that leaves it as it was does not send it again. */
+  #statusShown = '';
 
   override async init(config: ModuleConfig): Promise<void> {
     this.setActionDefinitions(
@@ -188,7 +195,7 @@ export class HudAutomationInstance extends InstanceBase<ModuleConfig> {
     // Variables first: whoever reacts to the status finds them current.
     this.#sendVariables();
     this.checkFeedbacks('connected');
-    this.updateStatus(STATUS_OF_LINK[state.kind], state.message);
+    this.#updateStatus();
     if (state.kind === 'ok') this.log('info', state.message);
     else if (state.kind !== 'connecting' && state.message !== before.message) this.log('warn', state.message);
   }
@@ -197,6 +204,20 @@ export class HudAutomationInstance extends InstanceBase<ModuleConfig> {
     this.#sendVariables();
     this.checkFeedbacks(...STATE_FEEDBACKS);
     this.#updatePresets();
+    this.#updateStatus();
+  }
+
+  /** The link's status, or "main window closed" while the link is fine and the server says so. */
+  #updateStatus(): void {
+    const closed = this.#link.kind === 'ok' && this.#snapshot?.state.mainWindowOpen === false;
+    const [status, message] = closed
+      ? [InstanceStatus.UnknownWarning, MAIN_WINDOW_CLOSED]
+      : [STATUS_OF_LINK[this.#link.kind], this.#link.message];
+    // Every event changes the snapshot; the status is sent again only when it changes.
+    const key = `${status} ${message}`;
+    if (key === this.#statusShown) return;
+    this.#statusShown = key;
+    this.updateStatus(status, message);
   }
 
   #checkGameFeedbacks(): void {

@@ -9,9 +9,9 @@ import type {
   CompanionPresetDefinitions,
   CompanionPresetFeedback,
 } from '@companion-module/base';
-import { optionsFor } from './catalogue.ts';
+import { CATALOGUE, optionsFor } from './catalogue.ts';
 import { nameFace } from './face-text.ts';
-import { COLORS } from './feedbacks.ts';
+import { COLORS, MAIN_WINDOW_CLOSED_STYLE } from './feedbacks.ts';
 import type { ColorPreset } from './server-messages.ts';
 import { OBSERVER_MODES, PANELS, SCENES, SERIES_MAPS, SLOTS } from './vocabulary.ts';
 
@@ -47,7 +47,10 @@ const SCENE_FACES: Record<string, { text: string; size: number }> = {
   mapRecap: { text: 'MAP\\nRECAP', size: 18 },
 };
 
-const value = (feedbackId: string, options: Record<string, string | number> = {}) => ({ feedbackId, options });
+const value = (feedbackId: string, options: Record<string, string | number> = {}) => ({
+  feedbackId,
+  options,
+});
 
 /**
  * The page, in the order Companion lists it (and the screenshot draws it). `colorPresets` are the
@@ -311,6 +314,9 @@ export function buttonSpecs(label: string, colorPresets: readonly ColorPreset[] 
   ];
 }
 
+/** The commands that answer 503 while the main window is closed (the catalogue's needsMainWindow). */
+const NEEDS_MAIN_WINDOW = new Set(CATALOGUE.filter((command) => command.needsMainWindow).map((c) => c.id));
+
 export function presetDefinitions(
   label: string,
   colorPresets: readonly ColorPreset[] = [],
@@ -333,6 +339,10 @@ export function presetDefinitions(
       steps: [{ down, up: [] }],
       feedbacks: [
         ...(spec.feedbacks ?? []),
+        // A command that answers 503 while the main window is closed says so on the face.
+        ...(spec.command && NEEDS_MAIN_WINDOW.has(spec.command.id)
+          ? [{ feedbackId: 'main_window_closed', options: {}, style: { ...MAIN_WINDOW_CLOSED_STYLE } }]
+          : []),
         ...(spec.command
           ? [
               {

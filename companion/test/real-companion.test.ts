@@ -82,6 +82,7 @@ async function faceColor(build: CompanionBuild, dataUrl: string): Promise<string
 const GREEN = '#00963c';
 const RED = '#c80000';
 const IDLE = '#262626';
+const GREY = '#5a5a5a';
 
 describe.skipIf(skip && !COMPANION_REQUIRED)(
   `the module in a real Companion${skip ? ` (skipped: ${skip})` : ''}`,
@@ -347,6 +348,20 @@ describe.skipIf(skip && !COMPANION_REQUIRED)(
       await server.command('set_teams', { teamA: { name: 'Team Spirit', tag: 'SPIRIT' }, teamB: { name: 'MOUZ' } });
       await companion.waitForVariable(LABEL, 'team_a_short', (value) => value === 'SPIRIT', 'SPIRIT');
       expect(await companion.variable(LABEL, 'team_b_name')).toBe('MOUZ');
+    });
+
+    it('says "main window closed" in the status and on the buttons that would answer 503', async () => {
+      // The observer's Off button (set_smart_observer, which needs the main window): red while the
+      // observer is off, grey with its "main window closed" face while the window is closed.
+      const observerOff = placed.get('observer_off') as { location: Location };
+      await server.post('/internal/host_report', { mainWindowOpen: false, signedIn: false });
+      const closed = await companion.waitForStatus(connectionId, (status) => /main window closed/.test(status.message ?? ''), 'main window closed');
+      expect(closed.category).not.toBe('good');
+      await waitUntil(async () => ((await faceColor(build, await companion.face(observerOff.location))) === GREY ? true : undefined), 'the observer button grey');
+      await server.post('/internal/host_report', { mainWindowOpen: true, signedIn: true });
+      await companion.waitForStatus(connectionId, (status) => status.category === 'good', 'ok once the main window is back');
+      await waitUntil(async () => ((await faceColor(build, await companion.face(observerOff.location))) !== GREY ? true : undefined), 'the observer button back');
+      console.log(`status while closed: ${closed.level}: ${closed.message}`);
     });
 
     it('shows a server restart and a wrong token in the connection status', async () => {

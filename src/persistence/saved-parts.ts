@@ -252,13 +252,17 @@ export const SAVED_PARTS = {
     schema: Type.Object({
       sponsorOverlay: ProductionSchema.properties.sponsorOverlay,
       eventBadge: ProductionSchema.properties.eventBadge,
+      // Absent in files from before the clean feed: none held.
+      cleanFeed: Type.Optional(ProductionSchema.properties.cleanFeed),
       smartObserver: Type.Optional(ProductionSchema.properties.smartObserver),
     }),
     sources: ['production'],
     from: ({ production }) => [production.context] as const,
     part: ([context]) => context,
     restore: (part) =>
-      part ? { sponsorOverlay: part.sponsorOverlay, eventBadge: part.eventBadge } : PRODUCTION_DEFAULTS,
+      part
+        ? { sponsorOverlay: part.sponsorOverlay, eventBadge: part.eventBadge, cleanFeed: part.cleanFeed ?? null }
+        : PRODUCTION_DEFAULTS,
   }),
   observer: savedPart('observer', {
     // Absent in files from before the observer actor: its settings then come from production.smartObserver.

@@ -181,10 +181,31 @@ export const ColorPresetSchema = Type.Object({ id: Type.String(), name: Type.Str
 /** The sponsor overlay or the event badge: what set_sponsor_overlay and set_event_badge answer. */
 export const OverlaySchema = Type.Object({ enabled: Type.Boolean(), position: PositionSchema });
 
+/** What clean_feed took off the air: what restore_feed brings back (machines/production.machine.ts). */
+export const FeedRecordSchema = Type.Object(
+  {
+    panels: Type.Object(
+      Object.fromEntries(PANELS.map(({ command }) => [command, Type.Boolean()])) as {
+        [W in Panel['command']]: TBoolean;
+      },
+      { description: 'Each panel by its command word (toggle_<word>): true when it was shown' },
+    ),
+    scene: Type.Union([SceneSchema, Type.Null()], { description: 'The scene that was open, or null' }),
+    sponsorOverlay: Type.Boolean(),
+    eventBadge: Type.Boolean(),
+  },
+  { description: 'What was on air before clean_feed: what restore_feed brings back' },
+);
+
+export type FeedRecord = Static<typeof FeedRecordSchema>;
+
 /** Sponsor overlay, event badge and smart observer: what set_sponsor_overlay & co. change. */
 export const ProductionSchema = Type.Object({
   sponsorOverlay: OverlaySchema,
   eventBadge: OverlaySchema,
+  cleanFeed: Type.Union([FeedRecordSchema, Type.Null()], {
+    description: 'What restore_feed brings back; null while the feed is not cleaned',
+  }),
   smartObserver: Type.Object({
     enabled: Type.Boolean(),
     mode: ObserverModeSchema,

@@ -13,6 +13,7 @@ import type { Panel } from '../../machines/panels.ts';
 import { PANELS } from '../../machines/panels.ts';
 import {
   ColorPresetSchema,
+  FeedRecordSchema,
   type HudStateSchema,
   MatchSummarySchema,
   OverlaySchema,
@@ -404,6 +405,25 @@ export const COMMAND_CONTRACTS = {
       { enabled: Type.Boolean(), mode: ObserverModeSchema, cinematicEnabled: Type.Boolean() },
       { ...strict, description: 'The observer settings after the change' },
     ),
+  }),
+  clean_feed: contract({
+    description:
+      'Takes everything off air at once: every panel (the HUD overlay window too), the scene, the sponsor overlay and the event badge. What was on air is kept (saved) for restore_feed; with nothing on air the record kept before stays.',
+    needsMainWindow: false,
+    stateKeys: [...PANELS.map((panel) => panel.stateKey), 'senScene'],
+    payload: null,
+    result: Type.Object(
+      { cleanFeed: OrNull(FeedRecordSchema) },
+      { ...strict, description: 'What restore_feed will bring back (null: nothing was or is kept)' },
+    ),
+  }),
+  restore_feed: contract({
+    description:
+      'Brings back exactly what was on air before clean_feed (anything put on air since goes off); 409 when there is nothing to restore.',
+    needsMainWindow: false,
+    stateKeys: [...PANELS.map((panel) => panel.stateKey), 'senScene'],
+    payload: null,
+    result: Type.Object({ restored: FeedRecordSchema }, strict),
   }),
   save_replay: contract({
     description:

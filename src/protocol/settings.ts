@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox';
 import { ACTIVE_DUTY_AS_OF, ACTIVE_DUTY_POOL, FULL_MAP_NAME } from '../../machines/map-names.ts';
 import { POOL_SIZE } from '../../machines/veto-rules.ts';
 import { SlotNumberingSchema } from './game.ts';
+import { HotkeysChangeSchema, HotkeysSchema } from './hotkeys.ts';
 import { MEDIA_ID_PATTERN } from './media.ts';
 import { MapNameSchema, strict } from './schemas.ts';
 
@@ -141,6 +142,8 @@ export const SettingsSchema = Type.Object({
   game: Type.Optional(GameSettingsSchema),
   // The map pool. Absent in files from before issue 19: the Active Duty pool.
   veto: Type.Optional(VetoSettingsSchema),
+  // The keys of the Live page's on-air switches. Absent in files from before issue 33: F9 and F7.
+  hotkeys: Type.Optional(HotkeysSchema),
 });
 
 export type Settings = Static<typeof SettingsSchema>;
@@ -156,6 +159,8 @@ export const SettingsChangeSchema = Type.Object(
     game: Type.Optional(Type.Partial(GameSettingsSchema, strict)),
     // The map pool.
     veto: Type.Optional(VetoSettingsChangeSchema),
+    // The keys of the on-air switches (a key another switch has is refused, 409).
+    hotkeys: Type.Optional(HotkeysChangeSchema),
   },
   { ...strict, minProperties: 1 },
 );
@@ -171,5 +176,7 @@ export const PublicSettingsSchema = Type.Object({
   game: GameSettingsSchema,
   // The map pool.
   veto: VetoSettingsSchema,
+  // The keys of the on-air switches.
+  hotkeys: HotkeysSchema,
 });
 export type PublicSettings = Static<typeof PublicSettingsSchema>;

@@ -53,6 +53,11 @@ export const PanelStatusSchema = Type.Object({
     port: Type.Union([Type.Integer(), Type.Null()]),
     httpUrls: Type.Array(Type.String(), { description: 'Loopback first, then each local-network address' }),
     wsUrls: Type.Array(Type.String()),
+    clients: Type.Integer({
+      minimum: 0,
+      description:
+        "Programs connected to the automation server's WebSocket now (a Stream Deck through Companion): closing the operator app stops their main-window commands",
+    }),
   }),
   app: Type.Object({ appUrls: Type.Array(Type.String(), { description: 'The operator app and pages' }) }),
   overlayPages: Type.Integer({ minimum: 0, description: 'HUD overlay pages connected now' }),

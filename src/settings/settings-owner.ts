@@ -2,8 +2,9 @@ import type { Logger } from 'pino';
 import { defaultObsSettings } from '../../machines/obs-connection.machine.ts';
 import { DEFAULT_IMPORT_SOURCES } from '../import/import-sources.ts';
 import type { Settings, SettingsChange } from '../protocol/settings.ts';
+import { checkedHotkeys } from './hotkey-settings.ts';
 import { withNormalizedPool } from './map-pool.ts';
-import { automationEnabled, brandingOf, gameSettings, vetoSettings } from './settings.ts';
+import { automationEnabled, brandingOf, gameSettings, hotkeysOf, vetoSettings } from './settings.ts';
 import { withCheckedSources } from './source-settings.ts';
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -30,6 +31,8 @@ function withChanges(base: Settings, changes: SettingsChange): Settings {
     game: { ...gameSettings(base), ...defined(changes.game) },
     // The map pool.
     veto: { ...vetoSettings(base), ...defined(changes.veto) },
+    // A key set to null is kept as null (no key), unlike a field left out.
+    hotkeys: { ...hotkeysOf(base), ...(defined(changes.hotkeys) as Record<string, string | null>) },
   };
 }
 
@@ -95,6 +98,8 @@ export class SettingsOwner {
     // Refused here (400, nothing saved) when the map pool names no map or a map twice, or a source
     // is no address.
     const changes = withCheckedSources(withNormalizedPool(requested));
+    // Refused (409, nothing saved) when a key would be another switch's too.
+    checkedHotkeys(withChanges(this.#saved, changes), changes);
     this.#saved = withChanges(this.#saved, changes);
     this.#overrides = withoutChanged(this.#overrides, changes);
     const next = withChanges(this.#saved, this.#overrides);

@@ -1,5 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { DEFAULT_SLOT_NUMBERING } from '../protocol/game.ts';
+import type { Hotkeys } from '../protocol/hotkeys.ts';
+import { DEFAULT_HOTKEYS } from '../protocol/hotkeys.ts';
 import type {
   Branding,
   GameSettingsSchema,
@@ -19,7 +21,13 @@ export function publicSettings(settings: Settings): PublicSettings {
     branding: brandingOf(settings),
     game: gameSettings(settings),
     veto: vetoSettings(settings),
+    hotkeys: hotkeysOf(settings),
   };
+}
+
+/** The key of every on-air switch: the saved ones over the defaults (F9 and F7). */
+export function hotkeysOf(settings: Settings): Hotkeys {
+  return { ...DEFAULT_HOTKEYS, ...settings.hotkeys };
 }
 
 /** The branding set in the operator app, or nothing set. */

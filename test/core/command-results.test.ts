@@ -96,6 +96,8 @@ const RUNS: ReadonlyArray<readonly [AnyCommandName, unknown?]> = [
   ['hide_sen_scene'],
   ['set_event_badge', { enabled: true, position: 'top-left' }],
   ['set_sponsor_overlay', { position: 'top-right' }],
+  ['clean_feed'],
+  ['restore_feed'],
   ['set_smart_observer', { enabled: true, mode: 'auto', cinematicEnabled: true }],
   ['save_replay'],
   ['swap_sides'],

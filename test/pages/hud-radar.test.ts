@@ -490,7 +490,8 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
         ).visibility === 'hidden',
     );
     await app.locator('[data-radar-status="off"]').waitFor();
-    // The operator app's switch is the same flag.
+    // The operator app's switch (on the Live page) is the same flag.
+    await app.locator('[data-tab="live"]').click();
     expect(await app.locator('[data-panel-switch="radar"]').getAttribute('aria-checked')).toBe('false');
     await app.locator('[data-panel-switch="radar"]').click();
     await page.locator('[data-panel="radar"][data-visible="true"]').waitFor();

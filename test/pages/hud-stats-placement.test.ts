@@ -271,16 +271,23 @@ describe.skipIf(!chromiumAvailable)(
         .waitFor();
 
       // The sponsor overlay: refused without an image; on without one (removed later), it says so.
-      const sponsor = operator.locator('[data-production="sponsorOverlay"]');
-      await sponsor.getByRole('switch', { name: /Sponsor overlay/ }).click();
-      await sponsor.locator('[data-error]', { hasText: 'no sponsor image to show' }).waitFor();
+      // Its switch is on the Live page; the HUD view says why nothing is on air.
+      await operator.getByRole('tab', { name: 'Live' }).click();
+      const sponsorSwitch = operator.locator('[data-live-switch="sponsor"]');
+      await sponsorSwitch.click();
+      await operator
+        .locator('[data-card="live-switches"] [data-error]', { hasText: 'no sponsor image to show' })
+        .waitFor();
       const api = await panelApi(server);
       const image = (await api.upload(await makeLogo(operator, { text: 'HYPERION', colour: '#e0413a' }))).body
         .media.id as string;
       await api.settings({ branding: { sponsors: [{ name: 'Hyperion', image }] } });
-      await sponsor.getByRole('switch', { name: /Sponsor overlay/ }).click();
-      await sponsor.locator('[data-state="on"]').waitFor();
+      await sponsorSwitch.click();
+      await operator.locator('[data-live-switch="sponsor"][data-state="on"]').waitFor();
       await api.settings({ branding: { sponsors: [] } });
+      await operator.locator('[data-live-switch="sponsor"]', { hasText: 'On · empty' }).waitFor();
+      await operator.getByRole('tab', { name: 'HUD' }).click();
+      const sponsor = operator.locator('[data-production="sponsorOverlay"]');
       await sponsor.locator('[data-off-air="sponsorOverlay"]', { hasText: 'no sponsor image' }).waitFor();
       await operator.screenshot({ path: `${SCREENSHOTS}operator-hud-stats-sponsor-why.png`, fullPage: true });
     });

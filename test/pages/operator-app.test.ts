@@ -41,6 +41,9 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     const page = await newPage(viewport);
     await page.goto(server.signInUrl());
     await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
+    // The Live view comes first (test/pages/live-view.test.ts); these tests start from the match.
+    await page.locator('[data-tab="match"]').click();
+    await page.locator('[data-view="match"]').waitFor();
     return page;
   }
 
@@ -373,6 +376,7 @@ describe.skipIf(!chromiumAvailable)('the operator app in Chromium', () => {
     });
     await page.goto(server.signInUrl());
     await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
+    await page.locator('[data-tab="match"]').click();
     const before = Number(await page.locator('[data-revision]').textContent());
 
     await command(server, 'set_event_name', { name: 'Dropped on the way' });

@@ -200,8 +200,8 @@ describe.skipIf(!chromiumAvailable)('the operator app at the desk, in Chromium',
     const page = await signedIn(server);
     const visible = () => server.service.hub.hudState();
 
-    // The HUD view shows the keys beside the switches they press.
-    await page.getByRole('tab', { name: 'HUD' }).click();
+    // The Live view shows the keys on the switches they press.
+    await page.getByRole('tab', { name: 'Live' }).click();
     const scoreboard = page.getByRole('switch', { name: 'Scoreboard' });
     await expect(scoreboard.getAttribute('aria-keyshortcuts')).resolves.toBe('F9');
     await expect(

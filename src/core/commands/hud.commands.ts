@@ -10,7 +10,7 @@ import { defineCommand } from './command.ts';
  * The player set in the application for toggle_stats and show_stats: the operator's pick, else the
  * observed player, with the game's live values; null without game data.
  */
-function livePlayer({ game }: CommandContext) {
+export function livePlayer({ game }: CommandContext) {
   const slot = game.statsSlot();
   if (slot === null) return null;
   return { request: { slot, provider: 'live' as const }, stats: game.playerInSlot(slot) };

@@ -1,9 +1,14 @@
 import { canSaveReplay } from '../../../machines/obs-connection.machine.ts';
 import { configureRefusal } from '../../../machines/observer.machine.ts';
+import { panelVisibility } from '../../../machines/panel.machine.ts';
+import type { Panel } from '../../../machines/panels.ts';
+import type { FeedRecord } from '../../../machines/production.machine.ts';
 import { conflict, unavailable } from '../../protocol/errors.ts';
+import { PANELS } from '../../protocol/panels.ts';
 import { brandingOf } from '../../settings/settings.ts';
-import type { AnyCommand } from './command.ts';
+import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
+import { livePlayer } from './hud.commands.ts';
 
 const showSenScene = defineCommand('show_sen_scene', {
   run: ({ hud }, { scene }) => {
@@ -67,6 +72,58 @@ const setSmartObserver = defineCommand('set_smart_observer', {
   },
 });
 
+const isShown = ({ hud }: CommandContext, panel: Panel) => panelVisibility(hud.snapshot(panel.id)) === true;
+
+/**
+ * Clean feed: every panel shown goes off (the HUD overlay window too, which carries the top bar and
+ * the players), the scene window closes, and the production actor records what was on air and turns
+ * its overlays off. One batch, so the pages see one revision with everything off.
+ */
+const cleanFeed = defineCommand('clean_feed', {
+  run: (context) => {
+    const { hud } = context;
+    const panels = Object.fromEntries(PANELS.map((panel) => [panel.command, isShown(context, panel)]));
+    const scene = hud.snapshot('sceneWindow').context.scene;
+    hud.send('production', {
+      type: 'production.feed.clean',
+      onAir: { panels: panels as FeedRecord['panels'], scene },
+    });
+    for (const panel of PANELS) if (isShown(context, panel)) hud.send(panel.id, { type: 'panel.hide' });
+    hud.send('sceneWindow', { type: 'scene.hide' });
+    return { cleanFeed: hud.snapshot('production').context.cleanFeed };
+  },
+});
+
+/**
+ * Restore: the feed becomes exactly the record: what was on air comes back (a panel shown for a time
+ * comes back held: its time was cut by the clean feed), what was put on air since goes off. The
+ * stats panel opens with the player set in the application, as show_stats does.
+ */
+const restoreFeed = defineCommand('restore_feed', {
+  run: (context) => {
+    const { hud } = context;
+    const record = hud.snapshot('production').context.cleanFeed;
+    if (record === null) {
+      throw conflict('nothing to restore: the feed was not cleaned (clean_feed), or it was restored already');
+    }
+    for (const panel of PANELS) {
+      const wanted = record.panels[panel.command];
+      if (wanted === isShown(context, panel)) continue;
+      if (!wanted) hud.send(panel.id, { type: 'panel.hide' });
+      else {
+        const player = panel.id === 'stats' ? livePlayer(context) : null;
+        hud.send(panel.id, player ? { type: 'panel.show', player: player.request } : { type: 'panel.show' });
+      }
+    }
+    hud.send(
+      'sceneWindow',
+      record.scene ? { type: 'scene.show', scene: record.scene } : { type: 'scene.hide' },
+    );
+    hud.send('production', { type: 'production.feed.restore' });
+    return { restored: record };
+  },
+});
+
 const saveReplay = defineCommand('save_replay', {
   run: ({ hud }) => {
     const readiness = canSaveReplay(hud.snapshot('obs'));
@@ -89,5 +146,7 @@ export const productionCommands: AnyCommand[] = [
   setSponsorOverlay,
   setEventBadge,
   setSmartObserver,
+  cleanFeed,
+  restoreFeed,
   saveReplay,
 ];

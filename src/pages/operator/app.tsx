@@ -2,12 +2,13 @@
 import { signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { connection, match } from '../common/store.ts';
+import { connection, match, panelStatus } from '../common/store.ts';
 import { MachinesView } from '../machines/machines-view.tsx';
 import { AutomationView } from './automation-view.tsx';
 import { GameView } from './game-view.tsx';
 import { lastHotkey, onHotkey } from './hotkeys.ts';
 import { HudView } from './hud-view.tsx';
+import { LiveView } from './live-view.tsx';
 import { MatchView } from './match-view.tsx';
 import { ObsView } from './obs-view.tsx';
 import { ObserverView } from './observer-view.tsx';
@@ -24,6 +25,9 @@ interface View {
 }
 
 const VIEWS: View[] = [
+  // The show's own page comes first: it is what the operator sees after signing in.
+  // LAST CHANGES: mount RecentChanges (recent-changes.tsx) here: <LiveView lastChanges={<RecentChanges />} />.
+  { id: 'live', label: 'Live', component: () => <LiveView lastChanges={undefined} /> },
   { id: 'match', label: 'Match', component: MatchView },
   { id: 'veto', label: 'Veto', component: VetoView },
   { id: 'hud', label: 'HUD', component: HudView },
@@ -36,7 +40,7 @@ const VIEWS: View[] = [
 
 const viewFromHash = () => {
   const id = window.location.hash.replace(/^#/, '');
-  return VIEWS.some((view) => view.id === id) ? id : 'match';
+  return VIEWS.some((view) => view.id === id) ? id : 'live';
 };
 const current = signal(viewFromHash());
 window.addEventListener('hashchange', () => {
@@ -59,9 +63,9 @@ function Tabs() {
         onKeyDown={(event) => {
           const index = VIEWS.findIndex((view) => view.id === current.value);
           const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-          if (event.key === 'Home') choose(VIEWS[0]?.id ?? 'match', true);
-          else if (event.key === 'End') choose(VIEWS.at(-1)?.id ?? 'match', true);
-          else if (step) choose(VIEWS[(index + step + VIEWS.length) % VIEWS.length]?.id ?? 'match', true);
+          if (event.key === 'Home') choose(VIEWS[0]?.id ?? 'live', true);
+          else if (event.key === 'End') choose(VIEWS.at(-1)?.id ?? 'live', true);
+          else if (step) choose(VIEWS[(index + step + VIEWS.length) % VIEWS.length]?.id ?? 'live', true);
           else return;
           event.preventDefault();
         }}
@@ -159,12 +163,28 @@ function HotkeyFeedback() {
   );
 }
 
+/**
+ * While programs are connected to the automation server (a Stream Deck through Companion), this
+ * page is their main window: closing it makes their veto, match and observer commands answer 503.
+ * The browser asks first (its own words: a page cannot set the text of that question).
+ */
+function askBeforeClosing(event: BeforeUnloadEvent): void {
+  if ((panelStatus.value?.automation.clients ?? 0) === 0) return;
+  event.preventDefault();
+  // Older engines ask only when returnValue is set.
+  event.returnValue = '';
+}
+
 function Shell() {
   const view = VIEWS.find((candidate) => candidate.id === current.value) ?? VIEWS[0];
   const link = connection.value;
   useEffect(() => {
     window.addEventListener('keydown', onHotkey);
-    return () => window.removeEventListener('keydown', onHotkey);
+    window.addEventListener('beforeunload', askBeforeClosing);
+    return () => {
+      window.removeEventListener('keydown', onHotkey);
+      window.removeEventListener('beforeunload', askBeforeClosing);
+    };
   }, []);
   if (!view) return null;
   const Component = view.component;

@@ -1,13 +1,7 @@
-/** HUD: panel switches, presets, player stats, production overlays, smart observer, scenes, replay. */
+/** HUD: the set-up of what goes on air (overlay pages, corners' places, scene sources, presets, player stats, replay, branding); the on-air switches are on the Live page. */
 import { computed, useSignal } from '@preact/signals';
-import type { HudState, Panel } from '../../protocol/index.ts';
-import {
-  ObserverModeSchema,
-  PANELS,
-  PositionSchema,
-  SceneSchema,
-  StatsProviderSchema,
-} from '../../protocol/index.ts';
+import type { HudState } from '../../protocol/index.ts';
+import { PositionSchema, SceneSchema, StatsProviderSchema } from '../../protocol/index.ts';
 import { SLOTS } from '../common/broadcast.ts';
 import { gameLive } from '../common/game-store.ts';
 import type { Production } from '../common/store.ts';
@@ -22,7 +16,6 @@ import {
   statsPlayer,
 } from '../common/store.ts';
 import { BrandingCard, RadarCard, SourcesCard, TalentsCard } from './branding-view.tsx';
-import { toggleAction } from './hotkeys.ts';
 import {
   Address,
   Card,
@@ -38,7 +31,6 @@ import {
 const POSITIONS = literals(PositionSchema);
 const SCENES = literals(SceneSchema);
 const PROVIDERS = literals(StatsProviderSchema);
-const OBSERVER_MODES = literals(ObserverModeSchema);
 
 const SCENE_NAMES: Record<(typeof SCENES)[number], string> = {
   versus: 'Versus',
@@ -65,53 +57,25 @@ const gameHasMap = computed(() => gameLive.value.map !== null);
 const positionName = (position: string) => position.replace('-', ' ');
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function PanelSwitch({ panel, hud }: { panel: Panel; hud: HudState }) {
-  const toggle = useCommand();
-  const value = hud[panel.stateKey];
-  return (
-    <li>
-      <Switch
-        label={panel.name}
-        checked={value}
-        hint="Not reported"
-        onChange={() => void toggle.run(toggleAction(panel))}
-        hook={{
-          'data-panel-switch': panel.id,
-          ...(panel.hotkey ? { 'aria-keyshortcuts': panel.hotkey } : {}),
-        }}
-      />
-      {panel.hotkey ? (
-        <kbd class="hotkey" title={`Press ${panel.hotkey} anywhere in this app`} data-hotkey={panel.hotkey}>
-          {panel.hotkey}
-        </kbd>
-      ) : null}
-      <ErrorText message={toggle.error.value} />
-    </li>
-  );
-}
-
-function Panels({ hud }: { hud: HudState }) {
+/** The HUD overlay pages: set-up only; the panels' switches are on the Live page. */
+function OverlayPages() {
   const pages = panelStatus.value?.overlayPages ?? 0;
   return (
     <Card
-      title="Panels"
-      hook="panels"
+      title="HUD overlay"
+      hook="overlay"
       actions={
         <CommandButton action="reload_overlay" data-action="reload-overlay">
           Reload overlay
         </CommandButton>
       }
     >
-      <ul class="switch-list">
-        {PANELS.map((panel) => (
-          <PanelSwitch key={panel.id} panel={panel} hud={hud} />
-        ))}
-      </ul>
-      <p class="muted small">
+      <p class="muted small" data-overlay-pages={String(pages)}>
         {pages === 0
           ? 'No HUD overlay page is connected: panel states show once the overlay reports them.'
           : `${pages} overlay ${pages === 1 ? 'page' : 'pages'} connected.`}
       </p>
+      <p class="muted small">The panels, the scenes and the corners go on air from the Live page.</p>
     </Card>
   );
 }
@@ -272,11 +236,9 @@ function OverlaySetting(props: {
   const idle = props.value?.enabled === true && props.empty !== null;
   return (
     <div class="setting" data-production={props.hook}>
-      <Switch
-        label={props.title}
-        checked={props.value?.enabled}
-        onChange={(enabled) => void set.run(props.action, { enabled })}
-      />
+      <p class="small" data-production-on-air={String(props.value?.enabled === true)}>
+        {props.title}: {props.value?.enabled ? 'on air' : 'off the air'} (switched on the Live page)
+      </p>
       <Field label={`${props.title} position`}>
         <select
           value={props.value?.position ?? ''}
@@ -302,7 +264,7 @@ function ProductionCard() {
   const observer = useCommand();
   const smart = value?.smartObserver;
   return (
-    <Card title="Production" hook="production">
+    <Card title="Corners and observer" hook="production">
       <OverlaySetting
         title="Sponsor overlay"
         hook="sponsorOverlay"
@@ -329,31 +291,13 @@ function ProductionCard() {
         At the bottom left or right, the sponsor overlay and the badge give way to the player stats shown on
         that side while the game is live.
       </p>
-      <div class="setting" data-production="smartObserver">
-        <Switch
-          label="Smart observer"
-          checked={smart?.enabled}
-          onChange={(enabled) => void observer.run('set_smart_observer', { enabled })}
-        />
-        <Field label="Observer mode">
-          <select
-            value={smart?.mode ?? ''}
-            onChange={(e) =>
-              void observer.run('set_smart_observer', { mode: chosen(OBSERVER_MODES, e.currentTarget.value) })
-            }
-          >
-            {OBSERVER_MODES.map((mode) => (
-              <option value={mode}>
-                {mode === 'auto' ? 'Auto (switches view)' : 'Suggest (highlight only)'}
-              </option>
-            ))}
-          </select>
-        </Field>
+      <div class="setting" data-production="cinematic">
         <Switch
           label="Cinematic freeze camera"
           checked={smart?.cinematicEnabled}
           onChange={(cinematicEnabled) => void observer.run('set_smart_observer', { cinematicEnabled })}
         />
+        <p class="muted small">The smart observer and its mode are on the Live page.</p>
         <ErrorText message={observer.error.value} />
       </div>
     </Card>
@@ -361,36 +305,13 @@ function ProductionCard() {
 }
 
 function Scenes({ hud }: { hud: HudState }) {
-  const show = useCommand();
   const origin = window.location.origin;
   return (
-    <Card
-      title="Scene window"
-      hook="scenes"
-      actions={
-        <CommandButton action="hide_sen_scene" disabled={hud.senScene === null} data-action="hide-scene">
-          Hide scene
-        </CommandButton>
-      }
-    >
+    <Card title="Scene window" hook="scenes">
       <p class="muted small" data-scene-current={hud.senScene ?? ''}>
-        {hud.senScene ? `Showing: ${SCENE_NAMES[hud.senScene]}` : 'Scene window closed'}
+        {hud.senScene ? `Showing: ${SCENE_NAMES[hud.senScene]}` : 'Scene window closed'} · the scenes go on
+        air from the Live page
       </p>
-      <fieldset class="scene-grid">
-        <legend class="sr-only">Show a scene</legend>
-        {SCENES.map((scene) => (
-          <button
-            type="button"
-            class="btn scene-btn"
-            aria-pressed={hud.senScene === scene}
-            data-scene={scene}
-            onClick={() => void show.run('show_sen_scene', { scene })}
-          >
-            {SCENE_NAMES[scene]}
-          </button>
-        ))}
-      </fieldset>
-      <ErrorText message={show.error.value} />
       <h3>Browser sources</h3>
       <p class="muted small">Fixed addresses for OBS browser sources; they do not follow the scene window.</p>
       <ul class="address-list">
@@ -434,7 +355,7 @@ export function HudView() {
   if (!hud) return <p class="empty">Waiting for the server…</p>;
   return (
     <div class="grid">
-      <Panels hud={hud} />
+      <OverlayPages />
       <Scenes hud={hud} />
       <ProductionCard />
       <PlayerStats hud={hud} />
