@@ -17,6 +17,12 @@ async function dataDirWith(doc: unknown): Promise<string> {
 
 const withoutStamp = ({ savedAt: _savedAt, revision: _revision, ...rest }: SavedState) => rest;
 
+/** What was added to the document since 7d1d0d1 is written back with its default: no clean feed held. */
+const withAdditions = (doc: SavedState): SavedState => ({
+  ...doc,
+  production: { ...doc.production, cleanFeed: null },
+});
+
 describe('a saved state written by an earlier version', () => {
   it('starts with every part, and is written back the same', async () => {
     const earlier = JSON.parse(await readFile(EARLIER, 'utf8')) as SavedState;
@@ -42,7 +48,7 @@ describe('a saved state written by an earlier version', () => {
     await server.close();
 
     const written = (await readSavedState(dataDir)) as SavedState;
-    expect(withoutStamp(written)).toEqual(withoutStamp(earlier));
+    expect(withoutStamp(written)).toEqual(withoutStamp(withAdditions(earlier)));
   });
 
   it("a file from before the observer actor: production.smartObserver becomes the observer's settings", async () => {
@@ -55,7 +61,7 @@ describe('a saved state written by an earlier version', () => {
     await server.close();
 
     const written = (await readSavedState(dataDir)) as SavedState;
-    expect(written.production).toEqual(earlier.production);
+    expect(written.production).toEqual(withAdditions(earlier).production);
     expect(written.observer?.settings).toEqual(observer?.settings);
   });
 });
