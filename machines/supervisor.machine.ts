@@ -1,6 +1,7 @@
 import type { AnyStateMachine, InputFrom } from 'xstate';
 import { setup } from 'xstate';
 import { gameMachine } from './game.machine.ts';
+import { gameRecorderMachine } from './game-recorder.machine.ts';
 import type { HostInput } from './host.machine.ts';
 import { hostMachine } from './host.machine.ts';
 import type { MatchInput } from './match.machine.ts';
@@ -76,6 +77,8 @@ export const ACTORS = {
     subscriptionActive: context.host.subscriptionActive,
   })),
   game: actor(gameMachine, 'game', (context) => ({ receiving: context.host.gameReceiving })),
+  // Nothing of it is saved: the recordings are files, listed again at start.
+  recorder: actor(gameRecorderMachine, 'game-recorder', () => undefined),
 } as const satisfies Record<SubsystemKey, ActorDescriptor>;
 
 /** The machine behind each actor that is not a panel. */

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import { fromPromise } from 'xstate';
 import { gameMachine, RECEIVING_TIMEOUT_MS } from '../machines/game.machine.ts';
+import { gameRecorderMachine } from '../machines/game-recorder.machine.ts';
 import { matchMachine } from '../machines/match.machine.ts';
 import type { NetconAddress } from '../machines/observer.machine.ts';
 import { OBSERVER_DEFAULTS } from '../machines/observer.machine.ts';
@@ -31,6 +32,8 @@ import { ACTOR_KEYS, startHudSystem } from './core/hud-system.ts';
 import { MainWindow } from './core/main-window.ts';
 import { StateHub } from './core/state-hub.ts';
 import { GameData } from './game/game-data.ts';
+import type { FeedFrame } from './game/recordings.ts';
+import { createFrameReplayer, createFrameWriter, RecordingsFolder } from './game/recordings.ts';
 import { createLogoFetch, LOGO_FETCH_TIMEOUT_MS } from './import/logo-fetch.ts';
 import type { MatchImporter } from './import/match-importer.ts';
 import { logObsConnection } from './obs/obs-log.ts';
@@ -99,6 +102,10 @@ export interface ServiceOptions {
   mediaQuota?: MediaQuota;
   /** How long a new image is kept though nothing uses it (default MEDIA_GRACE_MS); tests shorten it. */
   mediaGraceMs?: number;
+  /** The game data's clock, the frames' arrival times (default Date.now); tests step it. */
+  gameClock?: () => number;
+  /** Where a recording of game data stops (default RECORDING_LIMIT_BYTES); tests shorten it. */
+  recordingLimitBytes?: number;
 }
 
 export interface Service {
@@ -169,12 +176,23 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   });
   const importer = importerOf(settings, options);
   const receivingTimeoutMs = options.gameReceivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
+  const recordings = new RecordingsFolder(dataDir, options.recordingLimitBytes);
+  // The replayer feeds the game data, which is made once the actors run.
+  let feedFrame: FeedFrame = () => {
+    throw new Error('the game data is not ready');
+  };
   const live = supervisorMachine.provide({
     actors: {
       match: matchMachine.provide({ actors: { logoFetch: logoFetchOf(media, options) } }),
       vetoSession: vetoSessionMachine.provide({ actors: { matchImport: importer.actor } }),
       obs: obsConnectionLive,
       game: gameMachine.provide({ delays: { receivingTimeout: receivingTimeoutMs } }),
+      recorder: gameRecorderMachine.provide({
+        actors: {
+          frameWriter: createFrameWriter(recordings, Date.now),
+          frameReplayer: createFrameReplayer(() => feedFrame, Date.now),
+        },
+      }),
       observer: createObserverLive({
         onLine: (line) => logger.debug({ line }, 'observer: sent to the game console'),
         onRefused: (steamid) => logger.info({ steamid }, 'observer: no account id, the camera is not moved'),
@@ -196,6 +214,9 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       ...(options.inspect ? { inspect: options.inspect } : {}),
     }),
   );
+
+  // The recordings folder as it is at start, before the hub counts revisions.
+  hud.send('recorder', { type: 'recorder.files', recordings: await recordings.list() });
 
   // Follows the OBS actor across a rollback's restart (hud.follow), so it is wired once.
   const stopObsLog = logObsConnection(
@@ -295,6 +316,19 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     storage: () => store.status,
     mapFigures: hud.snapshot('host').context.mapFigures,
     receivingTimeoutMs,
+    ...(options.gameClock ? { now: options.gameClock } : {}),
+  });
+  feedFrame = (frame, at, file) => game.replay(frame, at, file);
+  // A recording that ended by itself (its limit, the disk): the list shows the file as it was left.
+  let wasRecording = false;
+  const stopRecorderFollow = hud.follow('recorder', (snapshot) => {
+    const recording = snapshot.context.recording !== null;
+    if (wasRecording && !recording)
+      void recordings.list().then(
+        (files) => hud.send('recorder', { type: 'recorder.files', recordings: files }),
+        (error: unknown) => logger.warn({ err: error }, 'recordings: the folder could not be listed'),
+      );
+    wasRecording = recording;
   });
   const mainWindow = new MainWindow(hud, options.headless);
   secrets.events.on('token', () =>
@@ -308,7 +342,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       .catch((error: unknown) => logger.error({ err: error }, 'the ended sessions were not saved'));
   });
 
-  const dispatcher = new Dispatcher({ hud, hub, game, stats, settings }, store);
+  const dispatcher = new Dispatcher({ hud, hub, game, stats, settings, recordings }, store);
   const through =
     (catalogue: Catalogue): Dispatch =>
     (action, payload, caller) =>
@@ -347,6 +381,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     announcePorts: (ports) => lock.setPorts(ports),
     async close() {
       mainWindow.close();
+      stopRecorderFollow();
       game.close();
       hub.close();
       stopObsLog();

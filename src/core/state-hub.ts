@@ -17,6 +17,7 @@ import {
   observerViewOf,
   presetsOf,
   productionOf,
+  recorderViewOf,
   revealOf,
   statsPlayerOf,
   vetoStatusOf,
@@ -109,6 +110,18 @@ const VIEWS: readonly View[] = [
       context.follow,
     ],
     compute: (s) => observerViewOf(s.observer),
+  }),
+  view({
+    event: 'recorder',
+    sources: ['recorder'],
+    inputs: ({ recorder: { context, value } }) => [
+      value,
+      context.recording?.file,
+      context.replay,
+      context.ended,
+      context.recordings,
+    ],
+    compute: (s) => recorderViewOf(s.recorder),
   }),
   view({
     event: 'host',

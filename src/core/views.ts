@@ -2,6 +2,8 @@
  * Snapshots to answers: pure functions, the only place that decides what a client sees. Raw
  * snapshots are never serialised.
  */
+
+import { recorderStatusOf } from '../../machines/game-recorder.machine.ts';
 import { otherSide } from '../../machines/game-sides.ts';
 import type { ColorPreset } from '../../machines/host.machine.ts';
 import { mapLabel } from '../../machines/map-names.ts';
@@ -25,13 +27,13 @@ import type {
 } from '../protocol/answers.ts';
 import type { ObserverView } from '../protocol/observer.ts';
 import { PANELS } from '../protocol/panels.ts';
+import type { RecorderView } from '../protocol/recorder.ts';
 import type { Snapshot } from '../protocol/websocket.ts';
 import type { ActorKey, SnapshotOf, Snapshots } from './hud-system.ts';
 
-export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
-
 /** A part of the HUD state, as the contract names it (a command's `stateKeys`). */
 export type { HudStateKey } from '../protocol/commands.ts';
+export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
 
 /** The name a team goes by on the HUD; "Team A" / "Team B" until the teams are set. */
 export const teamName = (team: Team | null, side: Side) => team?.name ?? `Team ${side}`;
@@ -181,6 +183,19 @@ export function productionOf(snapshots: Pick<Snapshots, 'production' | 'observer
   return { ...snapshots.production.context, smartObserver: snapshots.observer.context.settings };
 }
 
+/** Recording and replaying game data, as GET /api/recordings and the `recorder` event show them. */
+export function recorderViewOf(snapshot: SnapshotOf<'recorder'>): RecorderView {
+  const { state, recording, replay, ended, recordings } = recorderStatusOf(snapshot);
+  return {
+    state,
+    // Not the frame count: it moves with every frame.
+    recording: recording && { file: recording.file, startedAt: recording.startedAt },
+    replay,
+    ended,
+    recordings,
+  };
+}
+
 /** `[v6]:port` for an IPv6 address, `host:port` otherwise. */
 const addressText = (host: string, port: number) =>
   host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -264,6 +279,7 @@ export function snapshotViewOf(hub: {
     ...presetsOf(snapshots.host),
     production: productionOf(snapshots),
     observer: observerViewOf(snapshots.observer),
+    recorder: recorderViewOf(snapshots.recorder),
     statsPlayer: statsPlayerOf(snapshots),
   };
 }

@@ -54,6 +54,8 @@ export interface FrameCounters {
   parsed: number;
   /** Bodies refused for their token before they were parsed. */
   refusedUnread: number;
+  /** Frames of the game dropped because a replay ran. */
+  droppedDuringReplay: number;
 }
 
 export type GameDataEvents = { message: GameMessage };
@@ -108,7 +110,7 @@ export class GameData implements LiveStats {
   #ingesting = false;
   readonly #stopFollowing: () => void;
   #refusalReportedAt = Number.NEGATIVE_INFINITY;
-  readonly #counters: FrameCounters = { parsed: 0, refusedUnread: 0 };
+  readonly #counters: FrameCounters = { parsed: 0, refusedUnread: 0, droppedDuringReplay: 0 };
 
   constructor(options: GameDataOptions) {
     this.#hud = options.hud;
@@ -200,6 +202,27 @@ export class GameData implements LiveStats {
    * the disk. A frame without the auth token is refused (401) and changes nothing.
    */
   ingest(body: unknown, source: string): void {
+    // A rehearsal on a recording: the game's own frames would mix with it (docs/game-data.md).
+    if (this.#hud.snapshot('recorder').context.replay) {
+      this.#counters.droppedDuringReplay++;
+      return;
+    }
+    this.#take(body, source, this.#now());
+  }
+
+  /**
+   * A frame of a recording (src/game/recordings.ts) at its time: the same checks and the same path as
+   * a frame of the game, with the running server's token in place of the one it was recorded with.
+   */
+  replay(frame: unknown, at: number, file: string): void {
+    const body =
+      frame !== null && typeof frame === 'object' && !Array.isArray(frame)
+        ? { ...frame, auth: { token: this.#token } }
+        : frame;
+    this.#take(body, `replay of ${file}`, at);
+  }
+
+  #take(body: unknown, source: string, now: number): void {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw invalidPayload('a game state frame is a JSON object');
     }
@@ -218,7 +241,6 @@ export class GameData implements LiveStats {
     if (players) throw invalidPayload(`game state frame: ${players}`);
     const numbering = numberingOf(body.provider?.version, this.#slotNumbering());
     const frame = parseFrame(body, numbering.numbering);
-    const now = this.#now();
     const version = body.provider?.version;
     const dialect: GameDialect = version !== undefined && version <= LAST_CSGO_VERSION ? 'csgo' : 'cs2';
     const roundPhase = body.round?.phase ?? null;
@@ -248,7 +270,11 @@ export class GameData implements LiveStats {
     const lasting = this.#storage().ok;
     this.#ingesting = true;
     try {
-      this.#hub.batch(() => this.#hud.send('game', { type: 'game.frame', facts, lasting }));
+      this.#hub.batch(() => {
+        this.#hud.send('game', { type: 'game.frame', facts, lasting });
+        // Kept only while a recording runs (the recorder ignores it otherwise).
+        this.#hud.send('recorder', { type: 'recorder.frame', frame: body, at: now });
+      });
     } finally {
       this.#ingesting = false;
     }

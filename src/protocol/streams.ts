@@ -18,6 +18,7 @@ import {
   VetoStatusSchema,
 } from './answers.ts';
 import { ObserverViewSchema } from './observer.ts';
+import { RecorderViewSchema } from './recorder.ts';
 import { BrandingSchema, PublicSettingsSchema } from './settings.ts';
 
 export interface StreamDeclaration<D extends TSchema = TSchema, S extends TProperties = TProperties> {
@@ -96,6 +97,12 @@ export const STREAMS = {
     data: ObserverViewSchema,
     snapshot: { observer: ObserverViewSchema },
   }),
+  recorder: stream({
+    description:
+      'Recording and replaying game data, as GET /api/recordings: what runs, the recordings folder',
+    data: RecorderViewSchema,
+    snapshot: { recorder: RecorderViewSchema },
+  }),
   host: stream({
     description: 'What the application shell reported',
     data: Type.Object({
@@ -136,7 +143,8 @@ export const STREAMS = {
     notification: true,
   }),
   branding: stream({
-    description: 'The event logo, sponsors or talents changed in the operator app (settings), with its revision',
+    description:
+      'The event logo, sponsors or talents changed in the operator app (settings), with its revision',
     data: BrandingSchema,
     notification: false,
     snapshot: { branding: BrandingSchema },
