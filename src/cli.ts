@@ -35,6 +35,9 @@ Usage:
   hud-automation replay [FILE] [--speed N] [--stop]
                                        replay a recording through the running server at 1x (or N times
                                        faster, up to 16); without FILE list the recordings
+  hud-automation observer-score FILE…  the automatic observer's director against the human observer of
+                                       spectator recordings (this service's, or GSI captures): agreement,
+                                       cuts per minute, median hold, picks that died within 3 s
 
 
 Options:
@@ -80,7 +83,17 @@ class UsageError extends Error {
   }
 }
 
-const COMMANDS = ['serve', 'token', 'view-key', 'lan', 'app-url', 'gsi-config', 'record', 'replay'];
+const COMMANDS = [
+  'serve',
+  'token',
+  'view-key',
+  'lan',
+  'app-url',
+  'gsi-config',
+  'record',
+  'replay',
+  'observer-score',
+];
 
 function parse(argv: string[]) {
   try {
@@ -141,6 +154,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'lan') return switchLan(port, dataDir, positionals[1]);
   if (command === 'app-url') return printAppUrl(dataDir, values.regenerate ?? false);
   if (command === 'gsi-config') return gsiConfig(values, dataDir);
+  if (command === 'observer-score') return observerScore(positionals.slice(1));
   if (command === 'record' || command === 'replay')
     return recordOrReplay(command, values, positionals.slice(1), port, dataDir);
   if (positionals.length > 1) throw new UsageError(`serve takes no arguments: ${positionals[1]}`, true);
@@ -554,6 +568,39 @@ async function recordOrReplay(
   process.stdout.write(
     `replaying ${replay?.file} at ${replay?.speed}x: ${replay?.frames} frames, ${((replay?.durationMs ?? 0) / 1000).toFixed(1)} s of game; stop with hud-automation replay --stop\n`,
   );
+}
+
+/** observer-score: runs the director on each recording, blinded to the human's choice, and compares. */
+async function observerScore(files: string[]): Promise<void> {
+  if (files.length === 0) throw new UsageError('observer-score takes one or more recordings', true);
+  const { FIGURES_HEADER, figuresLine, framesOfText, scoreDirector, totalOf } = await import(
+    './observer/director-score.ts'
+  );
+  const { parseRecording } = await import('./game/recordings.ts');
+  const { basename } = await import('node:path');
+  const all = [];
+  // Every file read and measured before anything is printed: a bad one prints nothing but its error.
+  const lines = [FIGURES_HEADER];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new Error(`cannot read ${file}: ${(error as Error).message}`);
+    }
+    const name = basename(file);
+    let frames: ReturnType<typeof framesOfText>;
+    try {
+      frames = framesOfText(text, (recording) => parseRecording(name, recording).frames as typeof frames);
+    } catch (error) {
+      throw new Error(`${file}: ${(error as Error).message}`);
+    }
+    const figures = scoreDirector(frames);
+    all.push(figures);
+    lines.push(figuresLine(name, figures));
+  }
+  lines.push(figuresLine('total', totalOf(all)));
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 const isConnectionRefused = (error: unknown) =>

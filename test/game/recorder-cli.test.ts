@@ -20,6 +20,33 @@ const cli = (...args: string[]) =>
     }),
   );
 
+describe('hud-automation observer-score', () => {
+  it('prints the figures per recording and in total; an unreadable file is exit 1 naming it', {
+    timeout: 60_000,
+  }, async () => {
+    const sequence = fileURLToPath(
+      new URL(
+        '../fixtures/gsi_csgo_spectator_round_sequence__nodecg-csgo-manager__standard-frames.json',
+        import.meta.url,
+      ),
+    );
+    const { code, out } = await cli('observer-score', sequence);
+    expect(code).toBe(0);
+    const [header, line, total] = out.split('\n');
+    expect(header).toMatch(
+      /^frames\s+live time\s+agree\s+cuts\/min d\/h\s+median hold d\/h\s+died in 3 s\s+recording$/,
+    );
+    expect(line).toMatch(
+      /^\s+11\s+30\.0 s\s+33 %\s+6\.0\/6\.0\s+10\.0 s\/10\.0 s\s+0 % \(0\/4\)\s+gsi_csgo_spectator_round_sequence/,
+    );
+    expect(total).toMatch(/\s+total$/);
+    expect(await cli('observer-score', '/nonexistent.jsonl')).toMatchObject({
+      code: 1,
+      out: expect.stringMatching(/^hud-automation: cannot read \/nonexistent\.jsonl/),
+    });
+  });
+});
+
 describe('hud-automation record and replay', () => {
   it('record, record --stop, replay (list), replay FILE --speed, and the refusals', {
     timeout: 120_000,
