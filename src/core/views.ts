@@ -16,6 +16,7 @@ import { revealedCount } from '../../machines/veto-reveal.machine.ts';
 import type { Side, Team, VetoStep } from '../../machines/veto-rules.ts';
 import { nextStep, remainingMaps, seriesMapsOf } from '../../machines/veto-rules.ts';
 import { isSessionComplete } from '../../machines/veto-session.machine.ts';
+import { launchAdviceOf } from '../observer/netcon-launch.ts';
 import type {
   HudState,
   MapView,
@@ -226,6 +227,7 @@ export function observerViewOf(snapshot: SnapshotOf<'observer'>): ObserverView {
       followedAfterMs,
     }),
   );
+  const address = addressText(link.netcon.host, link.netcon.port);
   return {
     ...status.settings,
     subscriptionActive: snapshot.context.subscriptionActive,
@@ -233,12 +235,13 @@ export function observerViewOf(snapshot: SnapshotOf<'observer'>): ObserverView {
     blockedBy: status.blockedBy,
     link: {
       connection,
-      address: addressText(link.netcon.host, link.netcon.port),
+      address,
       host: link.netcon.host,
       port: link.netcon.port,
       reason: link.reason,
       message: link.message,
     },
+    launch: launchAdviceOf(link.netcon.host, link.netcon.port, address, link.reason),
     cameraFollows: status.cameraFollows,
     camera: status.camera,
     suggestion: suggestion
