@@ -139,7 +139,12 @@ function Link({ value }: { value: Observer }) {
         <span class={`pill pill--${link.connection}`}>{CONNECTION_WORDS[link.connection]}</span>{' '}
         <code>{link.address}</code>
       </p>
-      {link.reason && link.reason !== 'not_auto' ? (
+      {link.reason && link.reason !== 'not_auto' && value.launch.advice ? (
+        // The launch advice below says what to do: here only what failed.
+        <p role="status" data-observer-link-words class="muted small">
+          The link failed{link.message ? ` (${link.message})` : ''}.
+        </p>
+      ) : link.reason && link.reason !== 'not_auto' ? (
         <p role="status" data-observer-link-words>
           {LINK_REASON_WORDS[link.reason]}
           {/* The words say it all for a closed console; a failed try's detail names the error. */}
