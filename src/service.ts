@@ -260,6 +260,11 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
             hud.restart(hudInputFrom(durable, settings.current().obs, liveHost, Date.now(), netconOverride)),
           );
         });
+        // The recorder starts again idle (a recording running is closed as it stood): its list is the folder's.
+        void recordings.list().then(
+          (files) => hud.send('recorder', { type: 'recorder.files', recordings: files }),
+          () => {},
+        );
       },
       status: (status) => {
         hub.setStorage(status);
