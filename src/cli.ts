@@ -576,7 +576,7 @@ async function observerScore(files: string[]): Promise<void> {
   const { FIGURES_HEADER, figuresLine, framesOfText, scoreDirector, totalOf } = await import(
     './observer/director-score.ts'
   );
-  const { parseRecording } = await import('./game/recordings.ts');
+  const { parseRecording } = await import('./recorder/recordings.ts');
   const { basename } = await import('node:path');
   const all = [];
   // Every file read and measured before anything is printed: a bad one prints nothing but its error.

@@ -32,8 +32,6 @@ import { ACTOR_KEYS, startHudSystem } from './core/hud-system.ts';
 import { MainWindow } from './core/main-window.ts';
 import { StateHub } from './core/state-hub.ts';
 import { GameData } from './game/game-data.ts';
-import type { FeedFrame } from './game/recordings.ts';
-import { createFrameReplayer, createFrameWriter, RecordingsFolder } from './game/recordings.ts';
 import { createLogoFetch, LOGO_FETCH_TIMEOUT_MS } from './import/logo-fetch.ts';
 import type { MatchImporter } from './import/match-importer.ts';
 import { logObsConnection } from './obs/obs-log.ts';
@@ -64,6 +62,8 @@ import type { ActionDescriptor } from './protocol/answers.ts';
 import { ServiceError } from './protocol/errors.ts';
 import { mediaUrl } from './protocol/media.ts';
 import type { SettingsChange } from './protocol/settings.ts';
+import type { FeedFrame } from './recorder/recordings.ts';
+import { createFrameReplayer, createFrameWriter, RecordingsFolder } from './recorder/recordings.ts';
 import { gameSettings } from './settings/settings.ts';
 import { DEFAULT_SETTINGS, SettingsOwner } from './settings/settings-owner.ts';
 import { PlayerStatsLookup } from './stats/player-stats-lookup.ts';
@@ -321,6 +321,9 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     storage: () => store.status,
     mapFigures: hud.snapshot('host').context.mapFigures,
     receivingTimeoutMs,
+    replaying: () => hud.snapshot('recorder').context.replay !== null,
+    // Kept only while a recording runs (the recorder ignores it otherwise).
+    accepted: (frame, at) => hud.send('recorder', { type: 'recorder.frame', frame, at }),
     ...(options.gameClock ? { now: options.gameClock } : {}),
   });
   feedFrame = (frame, at, file) => game.replay(frame, at, file);

@@ -73,6 +73,10 @@ export interface GameDataOptions {
   mapFigures: MapFigures | null;
   /** How long after the last frame "receiving" ends, for the status's words (the game actor's delay). */
   receivingTimeoutMs: number;
+  /** A recording is being replayed: the game's own frames are dropped meanwhile (the recorder actor says). */
+  replaying: () => boolean;
+  /** Each frame the ingest took (its checks passed), as it arrived, at its arrival time: in the frame's batch. */
+  accepted: (frame: unknown, at: number) => void;
   now?: () => number;
 }
 
@@ -97,6 +101,8 @@ export class GameData implements LiveStats {
   readonly #expected: ExpectedToken;
   readonly #slotNumbering: () => SlotNumbering;
   readonly #storage: () => StorageStatus;
+  readonly #replaying: () => boolean;
+  readonly #accepted: (frame: unknown, at: number) => void;
   readonly #timeoutMs: number;
   readonly #now: () => number;
   readonly #check: Check<typeof GsiPayload> = compiledCheck(GsiPayload);
@@ -119,6 +125,8 @@ export class GameData implements LiveStats {
     this.#expected = expectedToken(options.token);
     this.#slotNumbering = options.slotNumbering;
     this.#storage = options.storage;
+    this.#replaying = options.replaying;
+    this.#accepted = options.accepted;
     this.#timeoutMs = options.receivingTimeoutMs;
     this.#now = options.now ?? Date.now;
     this.#adr = new AdrTracker(options.mapFigures);
@@ -203,7 +211,7 @@ export class GameData implements LiveStats {
    */
   ingest(body: unknown, source: string): void {
     // A rehearsal on a recording: the game's own frames would mix with it (docs/game-data.md).
-    if (this.#hud.snapshot('recorder').context.replay) {
+    if (this.#replaying()) {
       this.#counters.droppedDuringReplay++;
       return;
     }
@@ -211,7 +219,7 @@ export class GameData implements LiveStats {
   }
 
   /**
-   * A frame of a recording (src/game/recordings.ts) at its time: the same checks and the same path as
+   * A frame of a recording (src/recorder/recordings.ts) at its time: the same checks and the same path as
    * a frame of the game, with the running server's token in place of the one it was recorded with.
    */
   replay(frame: unknown, at: number, file: string): void {
@@ -272,8 +280,8 @@ export class GameData implements LiveStats {
     try {
       this.#hub.batch(() => {
         this.#hud.send('game', { type: 'game.frame', facts, lasting });
-        // Kept only while a recording runs (the recorder ignores it otherwise).
-        this.#hud.send('recorder', { type: 'recorder.frame', frame: body, at: now });
+        // In the frame's batch: a recording keeps it (the service hands it to the recorder actor).
+        this.#accepted(body, now);
       });
     } finally {
       this.#ingesting = false;

@@ -3,8 +3,8 @@
  * whose answers are worked out by hand, and on the real recordings of test/fixtures.
  */
 import { describe, expect, it } from 'vitest';
-import { parseRecording } from '../../src/game/recordings.ts';
 import { framesOfText, scoreDirector, type TimedFrame, totalOf } from '../../src/observer/director-score.ts';
+import { parseRecording } from '../../src/recorder/recordings.ts';
 import { BOTS_DUST2, type Frame, fixture, ROUND_SEQUENCE } from '../helpers/gsi.ts';
 
 const KYLE = '76561197960265729'; // CT

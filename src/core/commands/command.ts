@@ -25,7 +25,7 @@ export interface LiveStats {
   live(): GameLive;
 }
 
-/** The data directory's recordings folder (src/game/recordings.ts provides it). */
+/** The data directory's recordings folder (src/recorder/recordings.ts provides it). */
 export interface GameRecordings {
   /** The recordings, newest first. */
   list(): Promise<RecordingFile[]>;

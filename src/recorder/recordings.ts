@@ -18,7 +18,6 @@ import type {
   RecordingFile,
   WriterEvent,
 } from '../../machines/game-recorder.machine.ts';
-import type { GameRecordings } from '../core/commands/command.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import { RECORDING_FILE_PATTERN } from '../protocol/recorder.ts';
 
@@ -42,7 +41,8 @@ function withoutAuth(frame: unknown): unknown {
 /** `game-2026-11-28T19-45-03-120Z.jsonl`: sorts by time, and a name the replay command takes. */
 export const recordingName = (at: number) => `game-${new Date(at).toISOString().replace(/[:.]/g, '-')}.jsonl`;
 
-export class RecordingsFolder implements GameRecordings {
+/** The data directory's recordings folder: what the recorder commands read (GameRecordings in src/core). */
+export class RecordingsFolder {
   readonly dir: string;
   readonly limitBytes: number;
 
