@@ -126,8 +126,6 @@ describe('record and replay game data', () => {
     let now = 1_800_000_000_000;
     let file = '';
     let recordedIn = '';
-    // Fewer than the follow time-out apart on the test's clock, but the loop's 1.5 s is the actor's
-    // clock: the frames of both runs arrive well within it, so no cut is judged before the next.
     const live = await run(
       async (server) => {
         ({ file } = (await ok(server, 'game_record_start')).result.recorder.recording);
@@ -148,7 +146,13 @@ describe('record and replay game data', () => {
       await ended;
     });
     expect(live.sent).toBeGreaterThan(0);
-    expect(replayed.lines.slice(0, live.lines.length)).toEqual(live.lines);
+    // Whom the cuts named, in order. The closed loop's retries (the same pick by the next strategy after
+    // 1.5 s of the actor's clock, not the frames') depend on how fast each run fed its frames, so a
+    // pick named again at once counts once.
+    const named = (lines: string[]) =>
+      lines.filter((line) => line.startsWith('spec_player "')).filter((line, i, all) => line !== all[i - 1]);
+    expect(named(live.lines).length).toBeGreaterThan(0);
+    expect(named(replayed.lines)).toEqual(named(live.lines));
   });
 
   it('refuses bad input in the envelope and changes nothing', async () => {
@@ -232,6 +236,46 @@ describe('record and replay game data', () => {
     });
     await postAccepted(server, frames[10] as Frame);
     expect(server.service.game.status().frames).toBe(2);
+  });
+
+  it('a line cut short by a kill is left out; a frame the ingest refuses ends the replay, naming it', async () => {
+    const frames: Frame[] = (await fixture(ROUND_SEQUENCE)).map((frame: Frame) => toCs2(frame));
+    const server = await build();
+    const dir = join(server.service.dataDir, 'recordings');
+    await mkdir(dir, { recursive: true });
+    const header = JSON.stringify({ format: 'hud-automation game recording', version: 1 });
+    const line = (t: number, frame: unknown) => JSON.stringify({ t, frame });
+    // The service was killed while writing the third line.
+    await writeFile(
+      join(dir, 'killed.jsonl'),
+      `${header}\n${line(0, frames[0])}\n${line(10, frames[1])}\n${line(20, frames[2]).slice(0, 300)}`,
+    );
+    let ended = replayEnded(server);
+    expect(
+      (await ok(server, 'game_replay_start', { file: 'killed.jsonl', speed: 16 })).result.recorder.replay,
+    ).toMatchObject({
+      frames: 2,
+      durationMs: 10,
+    });
+    expect(await ended).toBe('Replayed 2 frames of killed.jsonl at 16x.');
+    expect(server.service.game.status().frames).toBe(2);
+
+    // Edited by hand: the second frame's health is not a number the game sends.
+    const edited = structuredClone(frames[1] as Frame);
+    edited.allplayers[Object.keys(edited.allplayers)[0] as string].state.health = 'lots';
+    await writeFile(
+      join(dir, 'edited.jsonl'),
+      `${header}\n${line(0, frames[0])}\n${line(10, edited)}\n${line(20, frames[2])}\n`,
+    );
+    await ok(server, 'game_replay_start', { file: 'edited.jsonl', speed: 16 });
+    ended = recorderUntil(
+      server,
+      (context) => context.replay === null && context.ended?.text.includes('edited.jsonl') === true,
+    ).then((context) => context.ended?.text);
+    expect(await ended).toMatch(
+      /^The replay of edited\.jsonl stopped at frame 2: game state frame: \/allplayers\/.*health/,
+    );
+    expect(server.service.game.status().frames).toBe(3);
   });
 
   it('a recording stops at its size limit and says so; the list shows the file', async () => {
