@@ -216,7 +216,12 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   );
 
   // The recordings folder as it is at start, before the hub counts revisions.
-  hud.send('recorder', { type: 'recorder.files', recordings: await recordings.list() });
+  // A folder that cannot be read is said when a recording is asked for, not a reason not to start.
+  const recordedBefore = await recordings.list().catch((error: unknown) => {
+    logger.warn({ err: error }, 'recordings: the folder could not be listed');
+    return [];
+  });
+  hud.send('recorder', { type: 'recorder.files', recordings: recordedBefore });
 
   // Follows the OBS actor across a rollback's restart (hud.follow), so it is wired once.
   const stopObsLog = logObsConnection(

@@ -62,7 +62,10 @@ export class RecordingsFolder {
       names = await readdir(this.dir);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
+      throw new ServiceError(
+        'storage_failed',
+        `The recordings folder ${this.dir} cannot be read: ${(error as Error).message}.`,
+      );
     }
     const files = await Promise.all(
       names
@@ -88,7 +91,13 @@ export class RecordingsFolder {
     if (!info?.isFile()) throw new ServiceError('not_found', `no recording ${file} in ${this.dir}`);
     if (info.size > this.limitBytes)
       throw invalidPayload(`${file} is larger than a recording can be (${info.size} bytes)`);
-    return parseRecording(file, await readFile(path, 'utf8'));
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      throw new ServiceError('storage_failed', `${file} cannot be read: ${(error as Error).message}.`);
+    }
+    return parseRecording(file, text);
   }
 }
 

@@ -278,6 +278,20 @@ describe('record and replay game data', () => {
     expect(server.service.game.status().frames).toBe(3);
   });
 
+  it('a recordings folder the disk refuses: 507 storage_failed saying why, nothing recording', async () => {
+    const server = await build();
+    // A file where the folder should be: it cannot be made.
+    await writeFile(join(server.service.dataDir, 'recordings'), 'not a folder');
+    const answer = await command(server, 'game_record_start');
+    expect(answer.status).toBe(507);
+    expect(answer.body).toMatchObject({ ok: false, error: 'storage_failed' });
+    expect(answer.body.message).toMatch(/^The recordings folder .* cannot be read: .*ENOTDIR/);
+    expect((await get(server, '/api/recordings')).body.recorder).toMatchObject({
+      state: 'idle',
+      recording: null,
+    });
+  });
+
   it('a recording stops at its size limit and says so; the list shows the file', async () => {
     const server = await build({ recordingLimitBytes: 40_000 });
     const frame = toCs2(await fixture(ROUND_SEQUENCE).then((frames: Frame[]) => frames[5] as Frame));

@@ -1,4 +1,4 @@
-import { conflict } from '../../protocol/errors.ts';
+import { conflict, ServiceError } from '../../protocol/errors.ts';
 import { RECORDINGS_MAX } from '../../protocol/recorder.ts';
 import type { HudSystem } from '../hud-system.ts';
 import { recorderViewOf } from '../views.ts';
@@ -26,6 +26,10 @@ const recordStart = defineCommand('game_record_start', {
     requireIdle(hud);
     const at = Date.now();
     hud.send('recorder', { type: 'recorder.record.start', file: recordings.nameFor(at), at });
+    // The writer opens the file as the recording starts: a disk that refuses ends it at once.
+    const after = hud.snapshot('recorder').context;
+    if (!after.recording)
+      throw new ServiceError('storage_failed', after.ended?.text ?? 'The recording could not start.');
     return answer(hud);
   },
 });
