@@ -32,6 +32,7 @@ const EDGE_FILES = [
   'test/core/roster.test.ts',
   'test/game/adr.test.ts',
   'test/game/gsi-config.test.ts',
+  'test/game/recorder-cli.test.ts',
   'test/persistence/kill-loop.test.ts',
   'test/persistence/persistence.test.ts',
   'test/persistence/revision-lease.test.ts',

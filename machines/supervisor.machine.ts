@@ -1,6 +1,7 @@
 import type { AnyStateMachine, InputFrom } from 'xstate';
 import { setup } from 'xstate';
 import { gameMachine } from './game.machine.ts';
+import { gameRecorderMachine } from './game-recorder.machine.ts';
 import type { HostInput } from './host.machine.ts';
 import { hostMachine } from './host.machine.ts';
 import type { MatchInput } from './match.machine.ts';
@@ -94,6 +95,8 @@ export const ACTORS = {
   game: actor(gameMachine, 'game', (context) => ({ receiving: context.host.gameReceiving }), {
     hudState: false,
   }),
+  // Nothing of it is saved: the recordings are files, listed again at start.
+  recorder: actor(gameRecorderMachine, 'game-recorder', () => undefined, { hudState: false }),
 } as const satisfies Record<SubsystemKey, ActorDescriptor>;
 
 /** The machine behind each actor that is not a panel. */

@@ -30,6 +30,14 @@ Usage:
                                        the game's cfg file for game data (docs/game-data.md): print it and
                                        where it goes, install it into every CS2 install Steam lists, or
                                        check that an installed one is current (exit 0) or not (exit 1)
+  hud-automation record [--stop]       record the game's frames on the running server (recordings/ in its
+                                       data directory), or stop and close the file
+  hud-automation replay [FILE] [--speed N] [--stop]
+                                       replay a recording through the running server at 1x (or N times
+                                       faster, up to 16); without FILE list the recordings
+  hud-automation observer-score FILE…  the automatic observer's director against the human observer of
+                                       spectator recordings (this service's, or GSI captures): agreement,
+                                       cuts per minute, median hold, picks that died within 3 s
 
 
 Options:
@@ -54,6 +62,8 @@ Options:
   --install, --check   with gsi-config: write the cfg file into CS2, or check it
   --cs2-dir DIR        with gsi-config: this CS2 install folder (repeatable) instead of Steam's libraries
   --address HOST       with gsi-config: the address the game posts to (--lan: this machine's local-network one)
+  --stop               with record or replay: stop it
+  --speed N            with replay: times the game's pace, 1 to 16 (default 1)
   -v, --version        the version
   -h, --help           this text
 
@@ -73,7 +83,17 @@ class UsageError extends Error {
   }
 }
 
-const COMMANDS = ['serve', 'token', 'view-key', 'lan', 'app-url', 'gsi-config'];
+const COMMANDS = [
+  'serve',
+  'token',
+  'view-key',
+  'lan',
+  'app-url',
+  'gsi-config',
+  'record',
+  'replay',
+  'observer-score',
+];
 
 function parse(argv: string[]) {
   try {
@@ -100,6 +120,8 @@ function parse(argv: string[]) {
         check: { type: 'boolean' },
         'cs2-dir': { type: 'string', multiple: true },
         address: { type: 'string' },
+        stop: { type: 'boolean' },
+        speed: { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -132,6 +154,9 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'lan') return switchLan(port, dataDir, positionals[1]);
   if (command === 'app-url') return printAppUrl(dataDir, values.regenerate ?? false);
   if (command === 'gsi-config') return gsiConfig(values, dataDir);
+  if (command === 'observer-score') return observerScore(positionals.slice(1));
+  if (command === 'record' || command === 'replay')
+    return recordOrReplay(command, values, positionals.slice(1), port, dataDir);
   if (positionals.length > 1) throw new UsageError(`serve takes no arguments: ${positionals[1]}`, true);
 
   const env = process.env;
@@ -461,6 +486,121 @@ async function gsiConfig(values: Values, dataDir: string): Promise<void> {
     { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
   );
   process.exitCode = code;
+}
+
+/** What the recorder commands answer (src/protocol/recorder.ts), as far as the command line prints it. */
+interface RecorderAnswer {
+  result: {
+    recorder: {
+      recording: { file: string } | null;
+      replay: { file: string; speed: number; frames: number; durationMs: number } | null;
+      ended: { text: string } | null;
+      recordings: Array<{ file: string; bytes: number }>;
+    };
+  };
+}
+
+/**
+ * record and replay: the running server's commands (game_record_*, game_replay_*), on its automation
+ * port (the data directory's lock names it, else --port). The server's refusal is printed as it said it.
+ */
+async function recordOrReplay(
+  command: 'record' | 'replay',
+  values: Values,
+  args: string[],
+  port: number,
+  dataDir: string,
+): Promise<void> {
+  const file = args[0];
+  if (args.length > 1 || (command === 'record' && file !== undefined))
+    throw new UsageError(`${command} takes ${command === 'replay' ? 'one FILE' : 'no arguments'}`, true);
+  if (values.stop && file !== undefined) throw new UsageError('replay takes FILE or --stop, not both', false);
+  if (values.speed !== undefined && (command !== 'replay' || file === undefined))
+    throw new UsageError('--speed goes with replay FILE', false);
+  const speed = values.speed === undefined ? undefined : Number(values.speed);
+  if (speed !== undefined && !(speed >= 1 && speed <= 16))
+    throw new UsageError(`--speed takes a number from 1 to 16; got ${values.speed}`, false);
+  const running = await readRunningServer(dataDir);
+  const base = `http://127.0.0.1:${running?.port ?? port}`;
+  const call = async (action: string, payload?: unknown): Promise<RecorderAnswer> => {
+    try {
+      return await askPanel<RecorderAnswer>(`${base}/api/actions/${action}`, 'POST', payload);
+    } catch (error) {
+      if (isConnectionRefused(error))
+        throw new Error(
+          `no hud-automation server answers on ${base}: start one, or give its --data-dir or --port`,
+        );
+      throw error;
+    }
+  };
+  if (command === 'record') {
+    if (values.stop) {
+      const { recorder } = (await call('game_record_stop')).result;
+      process.stdout.write(`${recorder.ended?.text ?? 'stopped'}\n`);
+      return;
+    }
+    const { recorder } = (await call('game_record_start')).result;
+    process.stdout.write(
+      `recording to ${recorder.recording?.file} in ${running ? join(dataDir, 'recordings') : "the server's data directory"}; stop with hud-automation record --stop\n`,
+    );
+    return;
+  }
+  if (values.stop) {
+    const { recorder } = (await call('game_replay_stop')).result;
+    process.stdout.write(`${recorder.ended?.text ?? 'stopped'}\n`);
+    return;
+  }
+  if (file === undefined) {
+    const { recorder } = await askPanel<{ recorder: RecorderAnswer['result']['recorder'] }>(
+      `${base}/api/recordings`,
+      'GET',
+    ).catch((error: unknown) => {
+      if (isConnectionRefused(error)) throw new Error(`no hud-automation server answers on ${base}`);
+      throw error;
+    });
+    if (recorder.recordings.length === 0) process.stdout.write('no recordings yet: hud-automation record\n');
+    for (const { file: name, bytes } of recorder.recordings)
+      process.stdout.write(`${name}  ${(bytes / 1024).toFixed(0)} KiB\n`);
+    return;
+  }
+  const { recorder } = (await call('game_replay_start', { file, ...(speed ? { speed } : {}) })).result;
+  const replay = recorder.replay;
+  process.stdout.write(
+    `replaying ${replay?.file} at ${replay?.speed}x: ${replay?.frames} frames, ${((replay?.durationMs ?? 0) / 1000).toFixed(1)} s of game; stop with hud-automation replay --stop\n`,
+  );
+}
+
+/** observer-score: runs the director on each recording, blinded to the human's choice, and compares. */
+async function observerScore(files: string[]): Promise<void> {
+  if (files.length === 0) throw new UsageError('observer-score takes one or more recordings', true);
+  const { FIGURES_HEADER, figuresLine, framesOfText, scoreDirector, totalOf } = await import(
+    './observer/director-score.ts'
+  );
+  const { parseRecording } = await import('./recorder/recordings.ts');
+  const { basename } = await import('node:path');
+  const all = [];
+  // Every file read and measured before anything is printed: a bad one prints nothing but its error.
+  const lines = [FIGURES_HEADER];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new Error(`cannot read ${file}: ${(error as Error).message}`);
+    }
+    const name = basename(file);
+    let frames: ReturnType<typeof framesOfText>;
+    try {
+      frames = framesOfText(text, (recording) => parseRecording(name, recording).frames as typeof frames);
+    } catch (error) {
+      throw new Error(`${file}: ${(error as Error).message}`);
+    }
+    const figures = scoreDirector(frames);
+    all.push(figures);
+    lines.push(figuresLine(name, figures));
+  }
+  lines.push(figuresLine('total', totalOf(all)));
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 const isConnectionRefused = (error: unknown) =>

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import { fromPromise } from 'xstate';
 import { gameMachine, RECEIVING_TIMEOUT_MS } from '../machines/game.machine.ts';
+import { gameRecorderMachine } from '../machines/game-recorder.machine.ts';
 import { matchMachine } from '../machines/match.machine.ts';
 import type { NetconAddress } from '../machines/observer.machine.ts';
 import { supervisorMachine } from '../machines/supervisor.machine.ts';
@@ -62,6 +63,8 @@ import type { ActionDescriptor } from './protocol/answers.ts';
 import { ServiceError } from './protocol/errors.ts';
 import { mediaUrl } from './protocol/media.ts';
 import type { SettingsChange } from './protocol/settings.ts';
+import type { FeedFrame } from './recorder/recordings.ts';
+import { createFrameReplayer, createFrameWriter, RecordingsFolder } from './recorder/recordings.ts';
 import { gameSettings } from './settings/settings.ts';
 import { DEFAULT_SETTINGS, SettingsOwner } from './settings/settings-owner.ts';
 import { PlayerStatsLookup } from './stats/player-stats-lookup.ts';
@@ -100,6 +103,10 @@ export interface ServiceOptions {
   mediaQuota?: MediaQuota;
   /** How long a new image is kept though nothing uses it (default MEDIA_GRACE_MS); tests shorten it. */
   mediaGraceMs?: number;
+  /** The game data's clock, the frames' arrival times (default Date.now); tests step it. */
+  gameClock?: () => number;
+  /** Where a recording of game data stops (default RECORDING_LIMIT_BYTES); tests shorten it. */
+  recordingLimitBytes?: number;
 }
 
 export interface Service {
@@ -171,7 +178,18 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   });
   const importer = importerOf(settings, options);
   const receivingTimeoutMs = options.gameReceivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
-  const live = liveSupervisor(media, importer.actor, receivingTimeoutMs, options);
+  const recordings = new RecordingsFolder(dataDir, options.recordingLimitBytes);
+  // The replayer feeds the game data, which is made once the actors run.
+  let feedFrame: FeedFrame = () => {
+    throw new Error('the game data is not ready');
+  };
+  const recorder = gameRecorderMachine.provide({
+    actors: {
+      frameWriter: createFrameWriter(recordings, Date.now),
+      frameReplayer: createFrameReplayer(() => feedFrame, Date.now),
+    },
+  });
+  const live = liveSupervisor(media, importer.actor, receivingTimeoutMs, recorder, options);
   const machine = options.machine ? options.machine(live) : live;
   const netconOverride = options.netcon ?? null;
   /** The actors' input from a saved state (or none) and what the application reports now. */
@@ -190,6 +208,14 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       ...(options.inspect ? { inspect: options.inspect } : {}),
     }),
   );
+
+  // The recordings folder as it is at start, before the hub counts revisions.
+  // A folder that cannot be read is said when a recording is asked for, not a reason not to start.
+  const recordedBefore = await recordings.list().catch((error: unknown) => {
+    logger.warn({ err: error }, 'recordings: the folder could not be listed');
+    return [];
+  });
+  hud.send('recorder', { type: 'recorder.files', recordings: recordedBefore });
 
   // Follows the OBS actor across a rollback's restart (hud.follow), so it is wired once.
   const stopObsLog = logObsConnection(
@@ -226,6 +252,11 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
           hub.setSettings(settings.current());
           hub.restartActors(() => hud.restart(inputOf(durable, liveHost)));
         });
+        // The recorder starts again idle (a recording running is closed as it stood): its list is the folder's.
+        void recordings.list().then(
+          (files) => hud.send('recorder', { type: 'recorder.files', recordings: files }),
+          () => {},
+        );
       },
       status: (status) => {
         hub.setStorage(status);
@@ -275,6 +306,22 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     storage: () => store.status,
     mapFigures: hud.snapshot('host').context.mapFigures,
     receivingTimeoutMs,
+    replaying: () => hud.snapshot('recorder').context.replay !== null,
+    // Kept only while a recording runs (the recorder ignores it otherwise).
+    accepted: (frame, at) => hud.send('recorder', { type: 'recorder.frame', frame, at }),
+    ...(options.gameClock ? { now: options.gameClock } : {}),
+  });
+  feedFrame = (frame, at, file) => game.replay(frame, at, file);
+  // A recording that ended by itself (its limit, the disk): the list shows the file as it was left.
+  let wasRecording = false;
+  const stopRecorderFollow = hud.follow('recorder', (snapshot) => {
+    const recording = snapshot.context.recording !== null;
+    if (wasRecording && !recording)
+      void recordings.list().then(
+        (files) => hud.send('recorder', { type: 'recorder.files', recordings: files }),
+        (error: unknown) => logger.warn({ err: error }, 'recordings: the folder could not be listed'),
+      );
+    wasRecording = recording;
   });
   const mainWindow = new MainWindow(hud, options.headless);
   notices.on('secret.regenerated', (name) => {
@@ -287,7 +334,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       .catch((error: unknown) => logger.error({ err: error }, 'the ended sessions were not saved'));
   });
 
-  const dispatcher = new Dispatcher({ hud, hub, notices, game, stats, settings }, store);
+  const dispatcher = new Dispatcher({ hud, hub, notices, game, stats, settings, recordings }, store);
   const through =
     (catalogue: Catalogue): Dispatch =>
     (action, payload, caller) =>
@@ -327,6 +374,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     announcePorts: (ports) => lock.setPorts(ports),
     async close() {
       mainWindow.close();
+      stopRecorderFollow();
       game.close();
       hub.close();
       stopObsLog();
@@ -385,6 +433,7 @@ function liveSupervisor(
   media: MediaStore,
   matchImport: ReturnType<typeof importerOf>['actor'],
   receivingTimeoutMs: number,
+  recorder: typeof gameRecorderMachine,
   options: ServiceOptions,
 ) {
   const { logger } = options;
@@ -394,6 +443,7 @@ function liveSupervisor(
       vetoSession: vetoSessionMachine.provide({ actors: { matchImport } }),
       obs: obsConnectionLive,
       game: gameMachine.provide({ delays: { receivingTimeout: receivingTimeoutMs } }),
+      recorder,
       observer: createObserverLive({
         onLine: (line) => logger.debug({ line }, 'observer: sent to the game console'),
         onRefused: (steamid) => logger.info({ steamid }, 'observer: no account id, the camera is not moved'),

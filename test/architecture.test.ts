@@ -26,6 +26,8 @@ const LEVEL: Record<string, number> = {
   import: 2,
   obs: 2,
   observer: 2,
+  // Record and replay game data: the recorder actor's file writer and replayer.
+  recorder: 2,
   stats: 2,
   settings: 3,
   core: 4,

@@ -78,7 +78,12 @@ export const HudStateSchema = Type.Object({
   roster: Type.Optional(Type.Array(Type.Object({ slot: Type.Integer(), name: Type.String() }))),
   /** The side each team plays now (swap_sides flips it). */
   sides: Type.Optional(
-    Nullable(Type.Object({ teamA: Type.Optional(Nullable(Type.String())), teamB: Type.Optional(Nullable(Type.String())) })),
+    Nullable(
+      Type.Object({
+        teamA: Type.Optional(Nullable(Type.String())),
+        teamB: Type.Optional(Nullable(Type.String())),
+      }),
+    ),
   ),
 });
 export type HudState = Static<typeof HudStateSchema>;
@@ -106,6 +111,10 @@ export const ObserverStatusSchema = Type.Object({
   suggestion: Type.Optional(
     Nullable(Type.Object({ slot: Type.Integer(), name: Type.Optional(Type.String()) })),
   ),
+  /** Whether the game camera followed the last cut (pending, following, ignored, moved_away). */
+  cameraFollows: Type.Optional(Nullable(Type.String())),
+  /** How cuts reach the game: the strategy in use (null: none worked). */
+  camera: Type.Optional(Type.Object({ strategy: Type.Optional(Nullable(Type.String())) })),
 });
 export type ObserverStatus = Static<typeof ObserverStatusSchema>;
 
@@ -180,7 +189,13 @@ const LivePlayerSchema = Nullable(
 );
 export type LivePlayer = NonNullable<Static<typeof LivePlayerSchema>>;
 
-const LiveMapSchema = Type.Object({ name: Word, phase: Word, round: Figure, ctScore: Figure, tScore: Figure });
+const LiveMapSchema = Type.Object({
+  name: Word,
+  phase: Word,
+  round: Figure,
+  ctScore: Figure,
+  tScore: Figure,
+});
 export type LiveMap = Static<typeof LiveMapSchema>;
 const LiveRoundSchema = Type.Object({ phase: Word, clock: Figure });
 export type LiveRound = Static<typeof LiveRoundSchema>;

@@ -94,6 +94,14 @@ function coreDefinitions(): CompanionVariableDefinition[] {
       name: 'Smart observer: suggested player (empty until the server reports it)',
     },
     { variableId: 'observer_suggestion_slot', name: 'Smart observer: slot of the suggested player' },
+    {
+      variableId: 'observer_strategy',
+      name: 'Smart observer: how cuts reach the game (name, name_lock, lock, csgo; none when none worked; empty until reported)',
+    },
+    {
+      variableId: 'observer_camera',
+      name: 'Smart observer: whether the camera followed the last cut (pending, following, ignored, moved_away; empty before a cut)',
+    },
     { variableId: 'observed_name', name: 'Observed player in the game' },
     { variableId: 'observed_slot', name: 'HUD slot of the observed player' },
     ...PANELS.map((panel) => ({ variableId: `${panel}_visible`, name: `Panel ${panel}: on or off` })),
@@ -125,7 +133,10 @@ export function playerInSlot(game: GameView, slot: number): LivePlayer | undefin
 }
 
 /** Rounds won on this map by team A and B, by the side each plays now. */
-export function liveScore(snapshot: Snapshot | undefined, game: GameView): { a: number; b: number } | undefined {
+export function liveScore(
+  snapshot: Snapshot | undefined,
+  game: GameView,
+): { a: number; b: number } | undefined {
   const map = game.map;
   if (!map || typeof map.ctScore !== 'number' || typeof map.tScore !== 'number') return undefined;
   const aIsT = snapshot?.state.sides?.teamA === 'T';
@@ -223,6 +234,10 @@ export function variableValues(
     observer_link: snapshot.observer?.link?.connection ?? '',
     observer_suggestion: snapshot.observer?.suggestion?.name ?? '',
     observer_suggestion_slot: snapshot.observer?.suggestion?.slot ?? '',
+    // undefined: the server does not report it; null: every strategy failed.
+    observer_strategy:
+      snapshot.observer?.camera?.strategy === undefined ? '' : (snapshot.observer.camera.strategy ?? 'none'),
+    observer_camera: snapshot.observer?.cameraFollows ?? '',
     observed_name:
       (game.observedSteamid !== null ? game.names.get(game.observedSteamid) : undefined) ??
       observedFromRoster ??
@@ -238,7 +253,8 @@ export function variableValues(
     values[`map_${n}_winner`] = map?.winner ?? '';
   }
   for (const n of range(POOL_SIZE)) values[`veto_remaining_${n}`] = mapWord(remaining[n - 1] ?? '');
-  for (const panel of PANELS) values[`${panel}_visible`] = onOff(state[`${panel}Visible` as 'scoreboardVisible']);
+  for (const panel of PANELS)
+    values[`${panel}_visible`] = onOff(state[`${panel}Visible` as 'scoreboardVisible']);
   const preset = snapshot.presets?.find((entry) => entry.id === snapshot.activePresetId);
   Object.assign(values, {
     overlay_open: onOff(state.hudWindowOpen),

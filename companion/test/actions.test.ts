@@ -70,10 +70,14 @@ const BUTTONS: Record<string, { options: Record<string, unknown>; payload: Recor
     payload: { host: '127.0.0.1', port: 2121 },
   },
   observer_pin: { options: { strategy: 'lock' }, payload: { strategy: 'lock' } },
+  game_replay_start: {
+    options: { file: 'game-2026-11-28T19-45-03-120Z.jsonl', speed: 4 },
+    payload: { file: 'game-2026-11-28T19-45-03-120Z.jsonl', speed: 4 },
+  },
 };
 
-/** Refusals that come from the state of the show, not from the payload. */
-const STATE_REFUSALS = /refused \((409 conflict|502 upstream_error|503 unavailable)\)/;
+/** Refusals that come from the state of the show, not from the payload (404: no such recording in this server's folder). */
+const STATE_REFUSALS = /refused \((404 not_found|409 conflict|502 upstream_error|503 unavailable)\)/;
 
 let server: HudServer;
 let host: CompanionHost;

@@ -57,7 +57,13 @@ describe('parts the server does not send yet', () => {
 
   it('show empty observer link and suggestion, and names for short tags, until they exist', () => {
     const values = variableValues(snapshot(1), game, 'ok', ALL_GROUPS);
-    expect(values).toMatchObject({ observer_link: '', observer_suggestion: '', team_a_short: 'Team A' });
+    expect(values).toMatchObject({
+      observer_link: '',
+      observer_suggestion: '',
+      observer_strategy: '',
+      observer_camera: '',
+      team_a_short: 'Team A',
+    });
   });
 
   it('read the observer event and team tags once the server sends them', () => {
@@ -82,6 +88,8 @@ describe('parts the server does not send yet', () => {
         link: { connection: 'connected', address: '127.0.0.1:3000', reason: null },
         suggestion: { slot: 4, name: 'm0NESY', steamid: '76561198074762801', reason: 'clutch', since: 1 },
         lastCut: null,
+        cameraFollows: 'following',
+        camera: { strategy: 'name_lock', source: 'proven', exhausted: false, text: 'The camera follows' },
       }),
     ).snapshot;
     expect(variableValues(withObserver, game, 'ok', ALL_GROUPS)).toMatchObject({
@@ -91,6 +99,26 @@ describe('parts the server does not send yet', () => {
       observer_suggestion: 'm0NESY',
       observer_suggestion_slot: 4,
       observer_mode: 'suggest',
+      observer_strategy: 'name_lock',
+      observer_camera: 'following',
+    });
+    // Every strategy failed: the camera does not follow, and the module says which none.
+    const exhausted = applyEvent(
+      withObserver,
+      event(4, 'observer', {
+        ...withObserver.observer,
+        cameraFollows: 'ignored',
+        camera: {
+          strategy: null,
+          source: 'probing',
+          exhausted: true,
+          text: 'The game did not follow any cut',
+        },
+      }),
+    ).snapshot;
+    expect(variableValues(exhausted, game, 'ok', ALL_GROUPS)).toMatchObject({
+      observer_strategy: 'none',
+      observer_camera: 'ignored',
     });
   });
 });
@@ -109,6 +137,9 @@ describe('the observed player', () => {
     view = applyGame(view, { type: 'game', full: false, live: { observed: { steamid: '999', slot: 7 } } });
     expect(variableValues(snapshot(1), view, 'ok', ALL_GROUPS).observed_name).toBe('s1mple');
     view = applyGame(view, { type: 'game', full: false, live: { observed: null } });
-    expect(variableValues(snapshot(1), view, 'ok', ALL_GROUPS)).toMatchObject({ observed_name: '', observed_slot: '' });
+    expect(variableValues(snapshot(1), view, 'ok', ALL_GROUPS)).toMatchObject({
+      observed_name: '',
+      observed_slot: '',
+    });
   });
 });

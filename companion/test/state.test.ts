@@ -180,6 +180,18 @@ describe('feedbacks', () => {
             differ.push(
               `observer_suggestion ${host.variables.get('observer_suggestion')} (the server: ${suggestion})`,
             );
+          // How cuts reach the game and whether the camera follows (issue 32).
+          const strategy = snapshot.observer?.camera?.strategy;
+          const expected = strategy === undefined ? '' : (strategy ?? 'none');
+          if (expected === '') differ.push('the server reports no camera strategy');
+          if (host.variables.get('observer_strategy') !== expected)
+            differ.push(
+              `observer_strategy ${host.variables.get('observer_strategy')} (the server: ${expected})`,
+            );
+          if (host.variables.get('observer_camera') !== (snapshot.observer?.cameraFollows ?? ''))
+            differ.push(
+              `observer_camera ${host.variables.get('observer_camera')} (the server: ${snapshot.observer?.cameraFollows})`,
+            );
           return differ;
         },
         { timeout: 10_000, message: "the observer's link and suggestion on the module against the server" },

@@ -83,6 +83,7 @@ export class Dispatcher {
       game: deps.game,
       stats: deps.stats,
       settings: deps.settings,
+      recordings: deps.recordings,
       requestId: `command-${this.#commands}`,
     };
     let result = hub.batch(() => command.run(context, payload));

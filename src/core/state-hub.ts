@@ -21,6 +21,7 @@ import {
   observerViewOf,
   presetsOf,
   productionOf,
+  recorderViewOf,
   revealOf,
   statsPlayerOf,
   vetoStatusOf,
@@ -111,6 +112,17 @@ const VIEW_TABLE: { [E in ViewEvent]: Omit<View<E>, 'event'> } = {
       context.follow,
     ],
     compute: (s) => observerViewOf(s.observer),
+  },
+  recorder: {
+    sources: ['recorder'],
+    inputs: ({ recorder: { context, value } }) => [
+      value,
+      context.recording?.file,
+      context.replay,
+      context.ended,
+      context.recordings,
+    ],
+    compute: (s) => recorderViewOf(s.recorder),
   },
   host: {
     sources: ['host'],

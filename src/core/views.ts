@@ -2,6 +2,8 @@
  * Snapshots to answers: pure functions, the only place that decides what a client sees. Raw
  * snapshots are never serialised.
  */
+
+import { recorderStatusOf } from '../../machines/game-recorder.machine.ts';
 import { otherSide } from '../../machines/game-sides.ts';
 import type { ColorPreset } from '../../machines/host.machine.ts';
 import { mapLabel } from '../../machines/map-names.ts';
@@ -16,6 +18,7 @@ import { revealedCount } from '../../machines/veto-reveal.machine.ts';
 import type { Side, Team, VetoStep } from '../../machines/veto-rules.ts';
 import { nextStep, remainingMaps, seriesMapsOf } from '../../machines/veto-rules.ts';
 import { isSessionComplete } from '../../machines/veto-session.machine.ts';
+import { launchAdviceOf } from '../observer/netcon-launch.ts';
 import type {
   HudState,
   MapView,
@@ -27,6 +30,7 @@ import type {
 } from '../protocol/answers.ts';
 import type { ObserverView } from '../protocol/observer.ts';
 import { PANELS } from '../protocol/panels.ts';
+import type { RecorderView } from '../protocol/recorder.ts';
 import type { Snapshot } from '../protocol/websocket.ts';
 import type { ActorKey, SnapshotOf, Snapshots } from './hud-system.ts';
 
@@ -181,6 +185,19 @@ export function productionOf(snapshots: Pick<Snapshots, 'production' | 'observer
   return { ...snapshots.production.context, smartObserver: snapshots.observer.context.settings };
 }
 
+/** Recording and replaying game data, as GET /api/recordings and the `recorder` event show them. */
+export function recorderViewOf(snapshot: SnapshotOf<'recorder'>): RecorderView {
+  const { state, recording, replay, ended, recordings } = recorderStatusOf(snapshot);
+  return {
+    state,
+    // Not the frame count: it moves with every frame.
+    recording: recording && { file: recording.file, startedAt: recording.startedAt },
+    replay,
+    ended,
+    recordings,
+  };
+}
+
 /** `[v6]:port` for an IPv6 address, `host:port` otherwise. */
 const addressText = (host: string, port: number) =>
   host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -211,6 +228,7 @@ export function observerViewOf(snapshot: SnapshotOf<'observer'>): ObserverView {
       followedAfterMs,
     }),
   );
+  const address = addressText(link.netcon.host, link.netcon.port);
   return {
     ...status.settings,
     subscriptionActive: snapshot.context.subscriptionActive,
@@ -218,12 +236,13 @@ export function observerViewOf(snapshot: SnapshotOf<'observer'>): ObserverView {
     blockedBy: status.blockedBy,
     link: {
       connection,
-      address: addressText(link.netcon.host, link.netcon.port),
+      address,
       host: link.netcon.host,
       port: link.netcon.port,
       reason: link.reason,
       message: link.message,
     },
+    launch: launchAdviceOf(link.netcon.host, link.netcon.port, address, link.reason),
     cameraFollows: status.cameraFollows,
     camera: status.camera,
     suggestion: suggestion

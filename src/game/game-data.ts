@@ -51,6 +51,8 @@ export interface FrameCounters {
   parsed: number;
   /** Bodies refused for their token before they were parsed. */
   refusedUnread: number;
+  /** Frames of the game dropped because a replay ran. */
+  droppedDuringReplay: number;
 }
 
 export interface GameDataOptions {
@@ -68,6 +70,10 @@ export interface GameDataOptions {
   mapFigures: MapFigures | null;
   /** How long after the last frame "receiving" ends, for the status's words (the game actor's delay). */
   receivingTimeoutMs: number;
+  /** A recording is being replayed: the game's own frames are dropped meanwhile (the recorder actor says). */
+  replaying: () => boolean;
+  /** Each frame the ingest took (its checks passed), as it arrived, at its arrival time: in the frame's batch. */
+  accepted: (frame: unknown, at: number) => void;
   now?: () => number;
 }
 
@@ -92,6 +98,8 @@ export class GameData implements LiveStats {
   readonly #expected: ExpectedToken;
   readonly #slotNumbering: () => SlotNumbering;
   readonly #storage: () => StorageStatus;
+  readonly #replaying: () => boolean;
+  readonly #accepted: (frame: unknown, at: number) => void;
   readonly #timeoutMs: number;
   readonly #now: () => number;
   readonly #check: Check<typeof GsiPayload> = compiledCheck(GsiPayload);
@@ -105,7 +113,7 @@ export class GameData implements LiveStats {
   #ingesting = false;
   readonly #stopFollowing: () => void;
   #refusalReportedAt = Number.NEGATIVE_INFINITY;
-  readonly #counters: FrameCounters = { parsed: 0, refusedUnread: 0 };
+  readonly #counters: FrameCounters = { parsed: 0, refusedUnread: 0, droppedDuringReplay: 0 };
 
   constructor(options: GameDataOptions) {
     this.#hud = options.hud;
@@ -115,6 +123,8 @@ export class GameData implements LiveStats {
     this.#expected = expectedToken(options.token);
     this.#slotNumbering = options.slotNumbering;
     this.#storage = options.storage;
+    this.#replaying = options.replaying;
+    this.#accepted = options.accepted;
     this.#timeoutMs = options.receivingTimeoutMs;
     this.#now = options.now ?? Date.now;
     this.#adr = new AdrTracker(options.mapFigures);
@@ -198,6 +208,27 @@ export class GameData implements LiveStats {
    * the disk. A frame without the auth token is refused (401) and changes nothing.
    */
   ingest(body: unknown, source: string): void {
+    // A rehearsal on a recording: the game's own frames would mix with it (docs/game-data.md).
+    if (this.#replaying()) {
+      this.#counters.droppedDuringReplay++;
+      return;
+    }
+    this.#take(body, source, this.#now());
+  }
+
+  /**
+   * A frame of a recording (src/recorder/recordings.ts) at its time: the same checks and the same path as
+   * a frame of the game, with the running server's token in place of the one it was recorded with.
+   */
+  replay(frame: unknown, at: number, file: string): void {
+    const body =
+      frame !== null && typeof frame === 'object' && !Array.isArray(frame)
+        ? { ...frame, auth: { token: this.#token } }
+        : frame;
+    this.#take(body, `replay of ${file}`, at);
+  }
+
+  #take(body: unknown, source: string, now: number): void {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw invalidPayload('a game state frame is a JSON object');
     }
@@ -216,7 +247,6 @@ export class GameData implements LiveStats {
     if (players) throw invalidPayload(`game state frame: ${players}`);
     const numbering = numberingOf(body.provider?.version, this.#slotNumbering());
     const frame = parseFrame(body, numbering.numbering);
-    const now = this.#now();
     const version = body.provider?.version;
     const dialect: GameDialect = version !== undefined && version <= LAST_CSGO_VERSION ? 'csgo' : 'cs2';
     const roundPhase = body.round?.phase ?? null;
@@ -246,7 +276,11 @@ export class GameData implements LiveStats {
     const lasting = this.#storage().ok;
     this.#ingesting = true;
     try {
-      this.#hub.batch(() => this.#hud.send('game', { type: 'game.frame', facts, lasting }));
+      this.#hub.batch(() => {
+        this.#hud.send('game', { type: 'game.frame', facts, lasting });
+        // In the frame's batch: a recording keeps it (the service hands it to the recorder actor).
+        this.#accepted(body, now);
+      });
     } finally {
       this.#ingesting = false;
     }

@@ -25,6 +25,7 @@ import {
 } from './answers.ts';
 import { GamePlayerSchema, GameSideSchema } from './game.ts';
 import { NetconAddressSchema, OBSERVER_LOOP_CONTRACTS, ObserverViewSchema } from './observer.ts';
+import { RECORDER_CONTRACTS } from './recorder.ts';
 import {
   BoFormatSchema,
   MapNameSchema,
@@ -478,6 +479,7 @@ export const COMMAND_CONTRACTS = {
   }),
 
   ...OBSERVER_LOOP_CONTRACTS,
+  ...RECORDER_CONTRACTS,
 };
 
 /** The name of a public command. */

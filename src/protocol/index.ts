@@ -13,6 +13,7 @@ export * from './hotkeys.ts';
 export * from './media.ts';
 export * from './observer.ts';
 export * from './panels.ts';
+export * from './recorder.ts';
 export * from './schemas.ts';
 export * from './settings.ts';
 export * from './streams.ts';

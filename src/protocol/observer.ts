@@ -134,6 +134,21 @@ export const ObserverViewSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    launch: Type.Object(
+      {
+        options: Type.String({
+          description:
+            "The observer PC's CS2 launch options for the console link (-netconport <port> -tools)",
+        }),
+        missing: Type.Union([Type.String(), Type.Null()], {
+          description: 'The launch option the link failure probably points at (refused: -netconport <port>)',
+        }),
+        advice: Type.Union([Type.String(), Type.Null()], {
+          description: 'What to do about the link failure, in words (null while nothing is wrong)',
+        }),
+      },
+      { additionalProperties: false },
+    ),
     cameraFollows: Type.Union([OneOf(CAMERA_FOLLOWS), Type.Null()], {
       description:
         'Whether the game camera followed the last cut: pending, following, ignored (not within 1.5 s), moved_away (it followed, then showed someone else)',

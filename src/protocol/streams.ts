@@ -18,6 +18,7 @@ import {
   VetoStatusSchema,
 } from './answers.ts';
 import { ObserverViewSchema } from './observer.ts';
+import { RecorderViewSchema } from './recorder.ts';
 import { BrandingSchema, PublicSettingsSchema } from './settings.ts';
 
 export interface StreamDeclaration<
@@ -109,6 +110,12 @@ export const STREAMS = {
       'The automatic observer, as GET /api/observer: mode, link to the game, suggestion, last cuts',
     data: ObserverViewSchema,
     snapshot: { observer: ObserverViewSchema },
+  }),
+  recorder: stream({
+    description:
+      'Recording and replaying game data, as GET /api/recordings: what runs, the recordings folder',
+    data: RecorderViewSchema,
+    snapshot: { recorder: RecorderViewSchema },
   }),
   host: stream({
     description: 'What the application shell reported',

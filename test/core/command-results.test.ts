@@ -5,6 +5,8 @@
  * included, and come out of the compiled serialiser unchanged. A handler that answers another shape
  * fails here, and so does a command without a run in this scenario.
  */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/core/caller.ts';
@@ -180,6 +182,16 @@ describe('every command answers its contract', () => {
       .toBe('connected');
     await postLiveGame(server); // a new console address starts the director again: a frame to cut from
     await run('observer_test_cut');
+    // A recording of a frame, replayed: a second frame a minute later keeps the replay running to stop it.
+    await run('game_record_start');
+    await postLiveGame(server);
+    await run('game_record_stop');
+    const { file } = (await get(server, '/api/recordings')).body.recorder.recordings[0];
+    const path = join(server.service.dataDir, 'recordings', file);
+    const [header, first] = (await readFile(path, 'utf8')).split('\n');
+    await writeFile(path, `${header}\n${first}\n${first?.replace(/^\{"t":0,/, '{"t":60000,')}\n`);
+    await run('game_replay_start', { file, speed: 1 });
+    await run('game_replay_stop');
     const every = [...COMMAND_NAMES, ...Object.keys(REPORT_CONTRACTS), ...Object.keys(SETTINGS_CONTRACTS)];
     expect(every.filter((name) => !ran.has(name))).toEqual([]);
   });

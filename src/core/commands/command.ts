@@ -1,3 +1,4 @@
+import type { LoadedRecording, RecordingFile } from '../../../machines/game-recorder.machine.ts';
 import type {
   AnyCommandName,
   CommandContract,
@@ -25,6 +26,16 @@ export interface LiveStats {
   live(): GameLive;
 }
 
+/** The data directory's recordings folder (src/recorder/recordings.ts provides it). */
+export interface GameRecordings {
+  /** The recordings, newest first. */
+  list(): Promise<RecordingFile[]>;
+  /** The name of a recording started at `at`. */
+  nameFor(at: number): string;
+  /** A recording checked whole: not_found, or invalid_payload naming what is damaged. */
+  load(file: string): Promise<LoadedRecording>;
+}
+
 export interface CommandContext {
   hud: HudSystem;
   hub: StateHub;
@@ -36,6 +47,8 @@ export interface CommandContext {
   stats: PlayerStatsLookup;
   /** The settings that last (the settings command changes them). */
   settings: SettingsOwner;
+  /** The recordings of game data in the data directory. */
+  recordings: GameRecordings;
   /** An id of this command, unique in the process: correlates an actor's outcome with it. */
   requestId: string;
 }

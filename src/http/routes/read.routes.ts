@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import fp from 'fastify-plugin';
 import type { StateReads } from '../../core/state-hub.ts';
-import { matchSummaryOf, observerViewOf, presetsOf, vetoStatusOf } from '../../core/views.ts';
+import { matchSummaryOf, observerViewOf, presetsOf, recorderViewOf, vetoStatusOf } from '../../core/views.ts';
 import type { ActionDescriptor } from '../../protocol/answers.ts';
 import {
   ActionDescriptorSchema,
@@ -13,6 +13,7 @@ import {
 } from '../../protocol/answers.ts';
 import { answers, okAnswer } from '../../protocol/http-answers.ts';
 import { ObserverViewSchema } from '../../protocol/observer.ts';
+import { RecorderViewSchema } from '../../protocol/recorder.ts';
 import { SERVICE_ID } from '../../version.ts';
 
 export interface ReadRoutesOptions {
@@ -58,6 +59,12 @@ const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (app, { c
     '/api/observer',
     { schema: { response: answers(okAnswer({ observer: ObserverViewSchema })) } },
     async () => ({ ok: true as const, observer: observerViewOf(state.snapshots().observer) }),
+  );
+  // Not in the spec: record and replay game data (issue 32, docs/game-data.md).
+  app.get(
+    '/api/recordings',
+    { schema: { response: answers(okAnswer({ recorder: RecorderViewSchema })) } },
+    async () => ({ ok: true as const, recorder: recorderViewOf(state.snapshots().recorder) }),
   );
 };
 

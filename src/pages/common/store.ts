@@ -10,6 +10,7 @@ import type {
   HudState,
   MatchSummary,
   ObserverView,
+  RecorderView,
   RequestRecord,
   RevealView,
   Snapshot,
@@ -50,6 +51,8 @@ export const presets = signal<Presets>({ presets: [], activePresetId: null });
 export const production = signal<Production | null>(null);
 /** The automatic observer: mode, link to the game, the suggestion and the last cuts. */
 export const observer = signal<ObserverView | null>(null);
+/** Recording and replaying game data: what runs, the recordings folder. */
+export const recorder = signal<RecorderView | null>(null);
 export const statsPlayer = signal<StatsPlayer>({ player: null, durationMs: null });
 export const panelStatus = signal<PanelStatus | null>(null);
 export const requests = signal<RequestRecord[]>([]);
@@ -100,6 +103,9 @@ const fromSnapshot: { [S in SnapshotStream]: (snapshot: Snapshot) => void } = {
   observer: (snapshot) => {
     if (snapshot.observer) observer.value = snapshot.observer;
   },
+  recorder: (snapshot) => {
+    if (snapshot.recorder) recorder.value = snapshot.recorder;
+  },
   // A page that opens (or reloads) while the stats panel is shown draws it as the others do.
   'stats.player': (snapshot) => {
     if (snapshot.statsPlayer) statsPlayer.value = snapshot.statsPlayer;
@@ -148,6 +154,9 @@ const handlers: EventHandlers = {
   },
   observer: (data) => {
     observer.value = data;
+  },
+  recorder: (data) => {
+    recorder.value = data;
   },
   host: () => {
     // mainWindowOpen also arrives in hud.state; signedIn is the operator app's own business.

@@ -7,6 +7,7 @@
 import { signal, useSignal } from '@preact/signals';
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
+import type { ObserverView } from '../../protocol/index.ts';
 import { Client } from '../common/client.ts';
 import { serverClockOffset } from '../common/game-store.ts';
 import {
@@ -14,6 +15,7 @@ import {
   CONNECTION_WORDS,
   LINK_REASON_WORDS,
   reasonWords,
+  STRATEGY_WORDS,
   sideWords,
   stateWords,
 } from '../common/observer-words.ts';
@@ -82,6 +84,35 @@ function SignIn() {
   );
 }
 
+type Cut = NonNullable<ObserverView['lastCut']>;
+
+/** Whether the last cut moved the camera, as the frames showed it (one pill: the key stays big). */
+const OUTCOME_TONE: Record<NonNullable<Cut['outcome']>, 'connected' | 'connecting' | 'disconnected'> = {
+  followed: 'connected',
+  pending: 'connecting',
+  already_shown: 'connected',
+  replaced: 'connecting',
+  target_died: 'connecting',
+  not_followed: 'disconnected',
+};
+
+function lastCutWords(cut: Cut): string {
+  switch (cut.outcome) {
+    case 'followed':
+      return `Last cut shown after ${cut.followedAfterMs ?? 0} ms`;
+    case 'not_followed':
+      return 'Last cut not followed';
+    case 'already_shown':
+      return 'Last cut: already shown';
+    case 'target_died':
+      return 'Last cut: he died first';
+    case 'replaced':
+      return 'Last cut: cut again';
+    default:
+      return 'Last cut: waiting for the game';
+  }
+}
+
 function Watch() {
   const value = observer.value;
   const now = useNow(250);
@@ -109,6 +140,30 @@ function Watch() {
             title={value.link.reason ? LINK_REASON_WORDS[value.link.reason] : undefined}
           >
             Game console: {CONNECTION_WORDS[value.link.connection]}
+          </span>
+        ) : null}
+        {value.state === 'auto' ? (
+          <span
+            class={`pill pill--${value.camera.exhausted ? 'disconnected' : value.camera.source === 'probing' ? 'connecting' : 'connected'}`}
+            data-camera-strategy={value.camera.strategy ?? 'none'}
+            data-camera-source={value.camera.source}
+          >
+            Cuts: {value.camera.strategy ? STRATEGY_WORDS[value.camera.strategy] : 'none works'}
+            {value.camera.source === 'pinned'
+              ? ' (pinned)'
+              : value.camera.source === 'probing'
+                ? ' (probing)'
+                : ''}
+          </span>
+        ) : null}
+        {value.state === 'auto' && value.lastCut?.sent ? (
+          <span
+            class={`pill pill--${OUTCOME_TONE[value.lastCut.outcome ?? 'pending']}`}
+            data-last-cut-outcome={value.lastCut.outcome ?? 'none'}
+            data-camera-follows={value.cameraFollows ?? 'none'}
+            title={value.camera.text}
+          >
+            {lastCutWords(value.lastCut)}
           </span>
         ) : null}
         {link !== 'open' ? <span class="pill pill--disconnected">Reconnecting to the server</span> : null}

@@ -1,13 +1,13 @@
 /**
  * Integrations > Game: whether CS2's game data arrives ("receiving from 127.0.0.1, last frame 0.1 s
- * ago", or what is wrong), the cfg file (install it, or copy it), the sides of team A and team B
- * and the players the game reports.
+ * ago", or what is wrong), the cfg file (install it, or copy it), the recordings of game data (record,
+ * replay at a speed, stop), the sides of team A and team B and the players the game reports.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { GameSetup } from '../../protocol/index.ts';
 import { gameLive, gameStatus, serverClockOffset } from '../common/game-store.ts';
-import { match, panelStatus, state } from '../common/store.ts';
+import { match, panelStatus, recorder, state } from '../common/store.ts';
 import { useNow } from '../common/use-now.ts';
 import { request } from './api.ts';
 import { Card, CommandButton, CopyButton, ErrorText, Switch } from './ui.tsx';
@@ -143,6 +143,124 @@ function Numbering() {
   );
 }
 
+const SPEEDS = [1, 2, 4, 8, 16] as const;
+
+/** How long a recording or replay has run, "1:05". */
+const clock = (ms: number) => {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+};
+
+/**
+ * Record the game's frames, replay a recording through the ingest (a rehearsal: the HUD and the
+ * observer run on it), docs/game-data.md "Record and replay". The list and what runs are the
+ * server's (the `recorder` event); every button is a command.
+ */
+function Recordings() {
+  const view = recorder.value;
+  const speed = useSignal<number>(1);
+  const now = useNow(1000);
+  if (!view) return null;
+  const serverNow = now - serverClockOffset.value;
+  return (
+    <Card title="Recordings" hook="game-recordings" wide>
+      <div data-recorder-state={view.state}>
+        {view.state === 'recording' && view.recording ? (
+          <p role="status" data-recording-file={view.recording.file}>
+            Recording to {view.recording.file} · {clock(serverNow - view.recording.startedAt)}
+          </p>
+        ) : null}
+        {view.state === 'replaying' && view.replay ? (
+          <p role="status" data-replay-file={view.replay.file}>
+            Replaying {view.replay.file} at {view.replay.speed}x ·{' '}
+            {clock((serverNow - view.replay.startedAt) * view.replay.speed)} of{' '}
+            {clock(view.replay.durationMs)} · the game's own frames are dropped meanwhile
+          </p>
+        ) : null}
+        {view.state === 'idle' ? (
+          <p class="muted">
+            Record the game's frames to rehearse a show or test the observer on a real match later.
+          </p>
+        ) : null}
+        {view.ended ? (
+          <p class="muted small" data-recorder-ended>
+            {view.ended.text}
+          </p>
+        ) : null}
+      </div>
+      <div class="row">
+        {view.state === 'recording' ? (
+          <CommandButton action="game_record_stop" variant="danger" data-action="record-stop">
+            Stop recording
+          </CommandButton>
+        ) : view.state === 'replaying' ? (
+          <CommandButton action="game_replay_stop" variant="danger" data-action="replay-stop">
+            Stop replay
+          </CommandButton>
+        ) : (
+          <CommandButton action="game_record_start" variant="primary" data-action="record-start">
+            Record
+          </CommandButton>
+        )}
+        <label class="field field--inline">
+          <span>Replay speed</span>
+          <select
+            data-setting="replay-speed"
+            value={String(speed.value)}
+            onChange={(event) => {
+              speed.value = Number((event.target as HTMLSelectElement).value);
+            }}
+          >
+            {SPEEDS.map((value) => (
+              <option value={String(value)}>{value}x</option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {view.recordings.length === 0 ? (
+        <p class="muted small">No recordings yet.</p>
+      ) : (
+        <table class="table">
+          <thead>
+            <tr>
+              <th scope="col">Recording</th>
+              <th scope="col">Size</th>
+              <th scope="col">
+                <span class="sr-only">Replay</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.recordings.map((entry) => (
+              <tr data-recording={entry.file}>
+                <td>{entry.file}</td>
+                <td>
+                  {entry.bytes < 1024 * 1024
+                    ? `${Math.ceil(entry.bytes / 1024)} KiB`
+                    : `${(entry.bytes / 1024 / 1024).toFixed(1)} MiB`}
+                </td>
+                <td>
+                  <CommandButton
+                    action="game_replay_start"
+                    payload={{ file: entry.file, speed: speed.value }}
+                    disabled={view.state !== 'idle'}
+                    data-action="replay-start"
+                  >
+                    Replay at {speed.value}x
+                  </CommandButton>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p class="muted small">
+        Files in the data directory's recordings folder (the cfg's token is left out); each stops at 256 MiB.
+      </p>
+    </Card>
+  );
+}
+
 function Sides() {
   const sides = state.value?.sides;
   const summary = match.value;
@@ -246,6 +364,7 @@ export function GameView() {
         <Numbering />
       </Card>
       <CfgFile />
+      <Recordings />
       <Sides />
       <Players />
     </div>

@@ -25,6 +25,7 @@ import {
   Address,
   Card,
   CommandButton,
+  CopyButton,
   chosen,
   ErrorText,
   Field,
@@ -138,7 +139,12 @@ function Link({ value }: { value: Observer }) {
         <span class={`pill pill--${link.connection}`}>{CONNECTION_WORDS[link.connection]}</span>{' '}
         <code>{link.address}</code>
       </p>
-      {link.reason && link.reason !== 'not_auto' ? (
+      {link.reason && link.reason !== 'not_auto' && value.launch.advice ? (
+        // The launch advice below says what to do: here only what failed.
+        <p role="status" data-observer-link-words class="muted small">
+          The link failed{link.message ? ` (${link.message})` : ''}.
+        </p>
+      ) : link.reason && link.reason !== 'not_auto' ? (
         <p role="status" data-observer-link-words>
           {LINK_REASON_WORDS[link.reason]}
           {/* The words say it all for a closed console; a failed try's detail names the error. */}
@@ -191,11 +197,44 @@ function Link({ value }: { value: Observer }) {
       </form>
       {saved.value ? <p class="muted small">Address saved.</p> : null}
       <ErrorText message={command.error.value} />
-      <p class="muted small">
-        Start CS2 with <code>-netconport {link.port}</code> (on Windows add <code>-tools</code>). Only this
-        machine or the local network.
-      </p>
+      <Launch value={value} />
     </Card>
+  );
+}
+
+/**
+ * Ready before going live: the observer PC's launch options to copy, and, when the link fails, which
+ * option is probably missing (the server's words, as GET /api/observer says them).
+ */
+function Launch({ value }: { value: Observer }) {
+  const { launch } = value;
+  return (
+    <div class="observer-launch" data-observer-launch={launch.options}>
+      <p class="small">Observer PC: Steam → Counter-Strike 2 → Properties → Launch options:</p>
+      <p class="row">
+        <code data-observer-launch-options>{launch.options}</code>
+        <CopyButton text={launch.options} label="Copy launch options" />
+      </p>
+      {launch.advice ? (
+        <p
+          class="error"
+          role="alert"
+          data-observer-launch-advice
+          data-observer-launch-missing={launch.missing ?? 'none'}
+        >
+          {launch.missing ? (
+            <>
+              Probably missing: <code>{launch.missing}</code>.{' '}
+            </>
+          ) : null}
+          {launch.advice}
+        </p>
+      ) : (
+        <p class="muted small">
+          Then restart CS2. Only this machine or the local network reaches the console.
+        </p>
+      )}
+    </div>
   );
 }
 
