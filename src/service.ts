@@ -30,8 +30,10 @@ import type { HudSystem } from './core/hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './core/hud-system.ts';
 import { MainWindow } from './core/main-window.ts';
 import { StateHub } from './core/state-hub.ts';
+import { TeamsDatabase } from './core/teams-database.ts';
 import { GameData } from './game/game-data.ts';
-import { createLogoFetch, LOGO_FETCH_TIMEOUT_MS } from './import/logo-fetch.ts';
+import type { LogoFetchOptions } from './import/logo-fetch.ts';
+import { createLogoFetch, fetchLogo, LOGO_FETCH_TIMEOUT_MS } from './import/logo-fetch.ts';
 import type { MatchImporter } from './import/match-importer.ts';
 import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
@@ -57,6 +59,7 @@ import type { LoadedState } from './persistence/saved-state.ts';
 import { STORAGE_OK, StateStore } from './persistence/state-store.ts';
 import type { StoreFiles } from './persistence/store-files.ts';
 import { realFiles } from './persistence/store-files.ts';
+import { loadTeamsFile, writeTeamsFile } from './persistence/teams-file.ts';
 import type { ActionDescriptor } from './protocol/answers.ts';
 import { ServiceError } from './protocol/errors.ts';
 import { mediaUrl } from './protocol/media.ts';
@@ -128,6 +131,8 @@ export interface Service {
   dataDir: string;
   /** The uploaded images and the fetched team logos. */
   media: MediaStore;
+  /** The database of teams and players (teams.json). */
+  teams: TeamsDatabase;
   /** What the access checks read: the mode, the token, the budgets, the recent requests. */
   access: Access;
   /** Where the servers listen: written to the data directory's lock for a second server and `app-url`. */
@@ -161,12 +166,20 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const settings = new SettingsOwner(store.loaded?.settings, options.overrides ?? {}, logger);
   // Until the hub runs, the state the actors start from is what names the images in use.
   let savedNow: () => unknown = () => store.loaded;
+  // Its own file: damage there costs the teams and players only, never the saved state.
+  let teamsNow: () => unknown = () => null;
   const media = await MediaStore.open(dataDir, {
     quota: options.mediaQuota ?? MEDIA_QUOTA,
     graceMs: options.mediaGraceMs ?? MEDIA_GRACE_MS,
-    // The state as it is saved, and the settings in force (the saved ones and this run's overrides).
-    inUse: () => [savedNow(), settings.current()],
+    // The state as it is saved, the settings in force (the saved ones and this run's overrides), and
+    // the photos and logos of the teams and players.
+    inUse: () => [savedNow(), settings.current(), teamsNow()],
   });
+  const teams = new TeamsDatabase(await loadTeamsFile(dataDir, logger), {
+    write: (document) => writeTeamsFile(dataDir, document),
+    fetchImage: (url) => fetchLogo(url, imageStoreOf(media, options, 'image')),
+  });
+  teamsNow = () => teams.document();
   const importer = importerOf(settings, options);
   const receivingTimeoutMs = options.gameReceivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
   const live = supervisorMachine.provide({
@@ -308,7 +321,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       .catch((error: unknown) => logger.error({ err: error }, 'the ended sessions were not saved'));
   });
 
-  const dispatcher = new Dispatcher({ hud, hub, game, stats, settings }, store);
+  const dispatcher = new Dispatcher({ hud, hub, game, stats, settings, teams }, store);
   const through =
     (catalogue: Catalogue): Dispatch =>
     (action, payload, caller) =>
@@ -338,6 +351,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     mainWindow,
     dataDir,
     media,
+    teams,
     access: {
       lanMode: () => settings.current().lanMode,
       token: () => secrets.token(),
@@ -402,7 +416,12 @@ async function startActors(
 
 /** The team logos, fetched once into the data directory's media store (docs/application.md, "Team logos"). */
 function logoFetchOf(media: MediaStore, options: ServiceOptions) {
-  return createLogoFetch({
+  return createLogoFetch(imageStoreOf(media, options, 'logo'));
+}
+
+/** A fetched image (a team logo, a player's photo) kept in the media store. */
+function imageStoreOf(media: MediaStore, options: ServiceOptions, what: string): LogoFetchOptions {
+  return {
     timeoutMs: options.logoTimeoutMs ?? LOGO_FETCH_TIMEOUT_MS,
     async store(bytes, type) {
       try {
@@ -410,11 +429,11 @@ function logoFetchOf(media: MediaStore, options: ServiceOptions) {
       } catch (error) {
         throw new ServiceError(
           'storage_failed',
-          `the logo loaded but could not be kept: ${error instanceof ServiceError ? error.message : reasonOf(error, media.dir)}`,
+          `the ${what} loaded but could not be kept: ${error instanceof ServiceError ? error.message : reasonOf(error, media.dir)}`,
         );
       }
     },
-  });
+  };
 }
 
 /**

@@ -70,6 +70,18 @@ const BUTTONS: Record<string, { options: Record<string, unknown>; payload: Recor
     payload: { host: '127.0.0.1', port: 2121 },
   },
   observer_pin: { options: { strategy: 'lock' }, payload: { strategy: 'lock' } },
+  save_team: { options: { name: 'Vitality', tag: 'VIT' }, payload: { name: 'Vitality', tag: 'VIT' } },
+  remove_team: { options: { team: 'Vitality' }, payload: { team: 'Vitality' } },
+  save_player: {
+    options: { name: 'ZywOo', steamid: '76561198113666193', country: 'FR' },
+    payload: { name: 'ZywOo', steamid: '76561198113666193', country: 'FR' },
+  },
+  remove_player: { options: { player: '76561198113666193' }, payload: { player: '76561198113666193' } },
+  import_teams: {
+    options: { format: 'csv', data: '# hud-automation.teams 1' },
+    payload: { format: 'csv', data: '# hud-automation.teams 1' },
+  },
+  export_teams: { options: { format: 'json' }, payload: { format: 'json' } },
 };
 
 /** Refusals that come from the state of the show, not from the payload. */

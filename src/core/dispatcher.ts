@@ -82,6 +82,7 @@ export class Dispatcher {
       game: deps.game,
       stats: deps.stats,
       settings: deps.settings,
+      teams: deps.teams,
       requestId: `command-${this.#commands}`,
     };
     let result = hub.batch(() => command.run(context, payload));

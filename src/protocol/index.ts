@@ -15,4 +15,5 @@ export * from './panels.ts';
 export * from './schemas.ts';
 export * from './settings.ts';
 export * from './streams.ts';
+export * from './teams.ts';
 export * from './websocket.ts';

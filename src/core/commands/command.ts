@@ -11,6 +11,7 @@ import type { PlayerStatsLookup } from '../../stats/player-stats-lookup.ts';
 import type { Callers } from '../caller.ts';
 import type { HudSystem } from '../hud-system.ts';
 import type { StateHub } from '../state-hub.ts';
+import type { TeamsDatabase } from '../teams-database.ts';
 
 /** What the stats commands need of the live game data (src/game/game-data.ts provides it). */
 export interface LiveStats {
@@ -33,6 +34,8 @@ export interface CommandContext {
   stats: PlayerStatsLookup;
   /** The settings that last (the settings command changes them). */
   settings: SettingsOwner;
+  /** The database of teams and players (its own file: docs/teams-and-players.md). */
+  teams: TeamsDatabase;
   /** An id of this command, unique in the process: correlates an actor's outcome with it. */
   requestId: string;
 }

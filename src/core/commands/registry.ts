@@ -8,6 +8,7 @@ import { hudCommands } from './hud.commands.ts';
 import { matchCommands } from './match.commands.ts';
 import { observerCommands } from './observer.commands.ts';
 import { productionCommands } from './production.commands.ts';
+import { teamsCommands } from './teams.commands.ts';
 import { vetoCommands } from './veto.commands.ts';
 
 /** Every command of the service, in the order GET /api/actions lists them. */
@@ -18,6 +19,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   ...productionCommands,
   ...gameCommands,
   ...observerCommands,
+  ...teamsCommands,
 ];
 
 export interface RegisteredCommand {
