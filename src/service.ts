@@ -308,7 +308,9 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     storage: () => store.status,
     mapFigures: hud.snapshot('host').context.mapFigures,
     receivingTimeoutMs,
+    identityOf: (steamid) => teams.identityOf(steamid),
   });
+  teams.onChange(() => game.refreshIdentities());
   const mainWindow = new MainWindow(hud, options.headless);
   secrets.events.on('token', () =>
     logger.info('access token regenerated: local-network devices must use the new one'),

@@ -31,6 +31,7 @@ import type {
 } from '../protocol/game.ts';
 import { AdrTracker } from './adr.ts';
 import { carriesToken, mentionsToken } from './frame-token.ts';
+import type { IdentityOf } from './game-frame.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';
 import { GsiPayload, playersProblem } from './gsi-payload.ts';
 import { diffLive, sameStatusMeaning } from './live-diff.ts';
@@ -71,6 +72,8 @@ export interface GameDataOptions {
   mapFigures: MapFigures | null;
   /** How long after the last frame "receiving" ends, for the status's words (the game actor's delay). */
   receivingTimeoutMs: number;
+  /** Who a player is on air: the database of teams and players (docs/teams-and-players.md). */
+  identityOf: IdentityOf;
   now?: () => number;
 }
 
@@ -96,6 +99,7 @@ export class GameData implements LiveStats {
   readonly #slotNumbering: () => SlotNumbering;
   readonly #storage: () => StorageStatus;
   readonly #timeoutMs: number;
+  readonly #identityOf: IdentityOf;
   readonly #now: () => number;
   readonly #check: Check<typeof GsiPayload> = compiledCheck(GsiPayload);
   readonly #adr: AdrTracker;
@@ -118,6 +122,7 @@ export class GameData implements LiveStats {
     this.#slotNumbering = options.slotNumbering;
     this.#storage = options.storage;
     this.#timeoutMs = options.receivingTimeoutMs;
+    this.#identityOf = options.identityOf;
     this.#now = options.now ?? Date.now;
     this.#adr = new AdrTracker(options.mapFigures);
     const numbering = numberingOf(undefined, this.#slotNumbering());
@@ -161,6 +166,26 @@ export class GameData implements LiveStats {
   playerInSlot(slot: number): GamePlayer | null {
     for (const player of Object.values(this.#live.players)) if (player.slot === slot) return player;
     return null;
+  }
+
+  /**
+   * The database of teams and players changed: the live players go out again under who they are now,
+   * without waiting for the next frame (the roster follows with the next frame).
+   */
+  refreshIdentities(): void {
+    const players: GameLive['players'] = {};
+    for (const [steamid, player] of Object.entries(this.#live.players)) {
+      const known = this.#identityOf(steamid);
+      players[steamid] = {
+        ...player,
+        name: known?.name ?? player.gameName,
+        playerId: known?.playerId ?? null,
+        realName: known?.realName ?? '',
+        country: known?.country ?? null,
+        photo: known?.photo ?? null,
+      };
+    }
+    this.#publish({ ...this.#live, players });
   }
 
   /** The operator's pick: kept by the game actor. */
@@ -217,7 +242,7 @@ export class GameData implements LiveStats {
     const players = playersProblem(body.allplayers);
     if (players) throw invalidPayload(`game state frame: ${players}`);
     const numbering = numberingOf(body.provider?.version, this.#slotNumbering());
-    const frame = parseFrame(body, numbering.numbering);
+    const frame = parseFrame(body, numbering.numbering, this.#identityOf);
     const now = this.#now();
     const version = body.provider?.version;
     const dialect: GameDialect = version !== undefined && version <= LAST_CSGO_VERSION ? 'csgo' : 'cs2';
@@ -361,6 +386,10 @@ export class GameData implements LiveStats {
       ),
       grenades: frame.grenades,
     };
+    this.#publish(next);
+  }
+
+  #publish(next: GameLive): void {
     const patch = diffLive(this.#live, next);
     this.#live = next;
     if (patch) this.emitter.emit('message', { type: 'game', now: this.#now(), full: false, live: patch });
