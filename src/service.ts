@@ -178,6 +178,15 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const teams = new TeamsDatabase(await loadTeamsFile(dataDir, logger), {
     write: (document) => writeTeamsFile(dataDir, document),
     fetchImage: (url) => fetchLogo(url, imageStoreOf(media, options, 'image')),
+    // Loaded with the first read, as the veto importers are: a start never loads the HTML parser.
+    readRosters: async (source) =>
+      (await import('./import/rosters.ts')).readRosters(source, {
+        sources: () => ({
+          ...settings.current().sources,
+          ...(options.faceitApiKey === undefined ? {} : { faceitApiKey: options.faceitApiKey }),
+        }),
+        ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),
+      }),
   });
   teamsNow = () => teams.document();
   const importer = importerOf(settings, options);

@@ -81,6 +81,14 @@ const BUTTONS: Record<string, { options: Record<string, unknown>; payload: Recor
     options: { format: 'csv', data: '# hud-automation.teams 1' },
     payload: { format: 'csv', data: '# hud-automation.teams 1' },
   },
+  read_rosters: {
+    options: { url: '', platformMatchId: '1-5e7c1f6d-1f0c-4f5e-9d6b-2b1d5a1c9e3f' },
+    payload: { platformMatchId: '1-5e7c1f6d-1f0c-4f5e-9d6b-2b1d5a1c9e3f' },
+  },
+  save_rosters: {
+    options: { url: '', platformMatchId: '1-5e7c1f6d-1f0c-4f5e-9d6b-2b1d5a1c9e3f', confirm: 'npl, NiKo' },
+    payload: { platformMatchId: '1-5e7c1f6d-1f0c-4f5e-9d6b-2b1d5a1c9e3f', confirm: ['npl', 'NiKo'] },
+  },
   export_teams: { options: { format: 'json' }, payload: { format: 'json' } },
 };
 

@@ -6,11 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { TAG_LENGTH } from '../../machines/team-logo.ts';
+import type { ImportedRosters } from '../import/rosters.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import type {
   LiveIdentity,
   PlayerRecord,
   PlayerSave,
+  RostersOffer,
   TeamRecord,
   TeamSave,
   TeamsDocument,
@@ -25,6 +27,8 @@ import {
 } from '../protocol/teams.ts';
 
 export interface TeamsDatabaseIo {
+  /** The rosters of a FACEIT room or an HLTV match page (src/import/rosters.ts). */
+  readRosters(source: RosterSource): Promise<ImportedRosters>;
   /** Writes the whole document durably; rejects (an errno error) when the disk refuses. */
   write(document: TeamsDocument): Promise<void>;
   /** Fetches an image at an http(s) address once into the media store: its address, /media/<id> (ServiceError in words). */
@@ -52,6 +56,14 @@ export function countryCode(code: string | null, field: string): string | null {
     throw invalidPayload(`${field}: "${code}" is not an ISO 3166 country code (SE, UA, CN …)`);
   }
   return upper;
+}
+
+export type RosterSource = { url?: string; platformMatchId?: string };
+
+/** What save_rosters reports. */
+export interface RostersSaved extends TeamsImportResult {
+  unconfirmed: string[];
+  imagesFailed: string[];
 }
 
 /** The counts an import reports, by kind. */
@@ -104,6 +116,21 @@ export class TeamsDatabase {
     if (byName) return byName;
     const byTag = this.#teamViews.filter((team) => team.tag !== null && fold(team.tag) === key);
     return byTag.length === 1 ? (byTag[0] as TeamView) : null;
+  }
+
+  /**
+   * A match's team as set_teams gives it, completed from the saved team it names (by name or tag):
+   * the saved name, and its tag and logo where the payload gives none. A team not saved is as given.
+   */
+  teamForMatch<T extends { name: string; tag?: string; logo?: string }>(given: T): T {
+    const saved = this.findTeam(given.name);
+    if (!saved) return given;
+    return {
+      ...given,
+      name: saved.name,
+      ...(given.tag === undefined && saved.tag !== null ? { tag: saved.tag } : {}),
+      ...(given.logo === undefined && saved.logo !== null ? { logo: saved.logo } : {}),
+    };
   }
 
   player(id: string): PlayerRecord | null {
@@ -309,6 +336,129 @@ export class TeamsDatabase {
         result.teams.added + result.teams.changed + result.players.added + result.players.changed;
       return { next: changed === 0 ? doc : { ...doc, teams, players }, value: result };
     });
+  }
+
+  /** The rosters of a match, each team and player with the saved one it matches. Changes nothing. */
+  async readRosters(source: RosterSource): Promise<RostersOffer> {
+    const read = await this.#io.readRosters(source);
+    return {
+      provider: read.provider,
+      matchId: read.matchId,
+      teams: read.teams.map((team) => this.#offer(team)),
+    };
+  }
+
+  #offer(team: ImportedRosters['teams'][number]): RostersOffer['teams'][number] {
+    const saved = this.findTeam(team.name);
+    return {
+      ...team,
+      saved: saved ? { id: saved.id, name: saved.name } : null,
+      players: team.players.map((player) => {
+        const bySteamid = player.steamid === null ? undefined : this.#bySteamid.get(player.steamid);
+        const named = (entry: PlayerRecord) => fold(entry.name) === fold(player.name);
+        const inTeam = saved
+          ? this.#doc.players.find((entry) => entry.team === saved.id && named(entry))
+          : undefined;
+        const elsewhere = this.#doc.players.find(named);
+        const [match, by] = bySteamid
+          ? [bySteamid, 'steamid' as const]
+          : inTeam
+            ? [inTeam, 'team' as const]
+            : [elsewhere, 'name' as const];
+        return { ...player, saved: match ? { id: match.id, name: match.name, by } : null };
+      }),
+    };
+  }
+
+  /**
+   * Saves the rosters of a match: a team is the saved one of its name (or tag), else new; a player
+   * the saved one of its SteamID64, or of its name when `confirm` names him (else he is left out and
+   * reported), else new. A saved record keeps what it has (the on-air name above all) and takes only
+   * what it lacks; photos and logos it lacks are fetched once (a failed fetch leaves it without, and
+   * says why). The same rosters twice change nothing.
+   */
+  async saveRosters(source: RosterSource, confirm: readonly string[]): Promise<RostersSaved> {
+    const offer = await this.readRosters(source);
+    const confirmed = new Set(confirm.map(fold));
+    const imagesFailed: string[] = [];
+    const images = new Map<string, string | null>();
+    const fetchOnce = async (url: string | null, what: string) => {
+      if (url === null || images.has(url)) return;
+      try {
+        images.set(url, await this.#io.fetchImage(url));
+      } catch (error) {
+        images.set(url, null);
+        imagesFailed.push(`${what}: ${(error as Error).message}`);
+      }
+    };
+    const unconfirmed: string[] = [];
+    const wanted: Array<{
+      team: (typeof offer.teams)[number];
+      players: (typeof offer.teams)[number]['players'];
+    }> = [];
+    for (const team of offer.teams) {
+      const players = team.players.filter((player) => {
+        if (player.saved?.by !== 'name' || confirmed.has(fold(player.name))) return true;
+        unconfirmed.push(player.name);
+        return false;
+      });
+      wanted.push({ team, players });
+      const savedTeam = team.saved ? this.findTeam(team.saved.id) : null;
+      if (!savedTeam?.logo) await fetchOnce(team.logo, `the logo of ${team.name}`);
+      await Promise.all(
+        players.map((player) => {
+          const saved = player.saved ? this.player(player.saved.id) : null;
+          return saved?.photo ? undefined : fetchOnce(player.photo, `the photo of ${player.name}`);
+        }),
+      );
+    }
+    const stored = (url: string | null) => (url === null ? null : (images.get(url) ?? null));
+    const result = await this.#change((doc) => {
+      const counts: TeamsImportResult = { teams: count(), players: count() };
+      let teams = [...doc.teams];
+      let players = [...doc.players];
+      const tally = (kind: 'teams' | 'players', before: object | undefined, after: object) => {
+        if (!before) counts[kind].added++;
+        else if (sameRecord(before, after)) counts[kind].unchanged++;
+        else counts[kind].changed++;
+      };
+      for (const { team, players: offered } of wanted) {
+        const before = team.saved ? teams.find((entry) => entry.id === team.saved?.id) : undefined;
+        const record: TeamRecord = before
+          ? { ...before, logo: before.logo ?? stored(team.logo), country: before.country ?? team.country }
+          : { id: newId('t'), name: team.name, tag: null, logo: stored(team.logo), country: team.country };
+        tally('teams', before, record);
+        teams = before ? teams.map((entry) => (entry.id === record.id ? record : entry)) : [...teams, record];
+        for (const player of offered) {
+          const was = player.saved ? players.find((entry) => entry.id === player.saved?.id) : undefined;
+          const next: PlayerRecord = was
+            ? {
+                ...was,
+                steamid: was.steamid ?? player.steamid,
+                realName: was.realName || player.realName,
+                country: was.country ?? player.country,
+                photo: was.photo ?? stored(player.photo),
+                team: record.id,
+              }
+            : {
+                id: newId('p'),
+                steamid: player.steamid,
+                name: player.name.slice(0, 32),
+                realName: player.realName.slice(0, 64),
+                country: player.country,
+                photo: stored(player.photo),
+                team: record.id,
+                role: 'player',
+              };
+          tally('players', was, next);
+          players = was ? players.map((entry) => (entry.id === next.id ? next : entry)) : [...players, next];
+        }
+      }
+      const changed =
+        counts.teams.added + counts.teams.changed + counts.players.added + counts.players.changed;
+      return { next: changed === 0 ? doc : { ...doc, teams, players }, value: counts };
+    });
+    return { ...result, unconfirmed, imagesFailed };
   }
 
   /** An image field as given: undefined (not given), null (none), a stored one, or an address fetched now. */

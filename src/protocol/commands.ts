@@ -43,6 +43,8 @@ import { PublicSettingsSchema, SettingsChangeSchema } from './settings.ts';
 import {
   PlayerRecordSchema,
   PlayerSaveSchema,
+  RosterSourceSchema,
+  RostersOfferSchema,
   TEAMS_FILE_FORMATS,
   TEAMS_LIMITS,
   TeamSaveSchema,
@@ -510,6 +512,45 @@ export const COMMAND_CONTRACTS = {
       strict,
     ),
     result: Type.Object({ teams: TeamsImportCountSchema, players: TeamsImportCountSchema }, strict),
+  }),
+  read_rosters: contract({
+    description:
+      'Reads the rosters of a FACEIT room (nicknames, SteamID64s, avatars) or an HLTV match page (lineups, flags, photos) and offers them: each team and player with the saved one it matches (by SteamID64, or by name). Changes nothing; save_rosters saves. Takes up to 20 s.',
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: Type.Object(RosterSourceSchema, strict),
+    result: RostersOfferSchema,
+  }),
+  save_rosters: contract({
+    description:
+      'Saves the rosters read_rosters offers: teams by name, players matched by SteamID64, or by name only when confirm lists that name (the others matched by name are left out); fills what the saved records lack (photo, country, real name, SteamID64) and keeps the on-air names. Photos and logos are fetched once. The same rosters twice change nothing.',
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: Type.Object(
+      {
+        ...RosterSourceSchema,
+        confirm: Type.Optional(
+          Type.Array(Type.String({ maxLength: 64 }), {
+            maxItems: 20,
+            description: 'Names of offered players whose match by name is confirmed',
+          }),
+        ),
+      },
+      strict,
+    ),
+    result: Type.Object(
+      {
+        teams: TeamsImportCountSchema,
+        players: TeamsImportCountSchema,
+        unconfirmed: Type.Array(Type.String(), {
+          description: 'Players matched by name and not confirmed: left out',
+        }),
+        imagesFailed: Type.Array(Type.String(), {
+          description: 'Photos and logos that could not be fetched, and why',
+        }),
+      },
+      strict,
+    ),
   }),
   export_teams: contract({
     description: 'The whole database of teams and players as JSON or CSV (format 1), for import_teams.',

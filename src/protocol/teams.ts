@@ -185,3 +185,75 @@ export interface LiveIdentity {
   country: string | null;
   photo: string | null;
 }
+
+// ---- Rosters from a FACEIT room or an HLTV match page (read_rosters, save_rosters) ----------------
+
+/**
+ * A saved record an offered one matches: by SteamID64 (sure), by name among the players of the team
+ * it matched (the lineup the operator saved), or by name elsewhere (the operator confirms).
+ */
+const SavedMatchSchema = Nullable(
+  Type.Object(
+    {
+      id: IdSchema,
+      name: Type.String(),
+      by: OneOf(['steamid', 'team', 'name'] as const, {
+        description:
+          "steamid; team: by name among the matched team's players; name: by name elsewhere, saved only once confirmed",
+      }),
+    },
+    strict,
+  ),
+);
+
+export const RosterPlayerOfferSchema = Type.Object(
+  {
+    name: Type.String({ description: 'The nickname the source prints' }),
+    steamid: Nullable(
+      Type.String({ description: 'SteamID64 (FACEIT game id); null when the source has none (HLTV)' }),
+    ),
+    realName: Type.String(),
+    country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2, from the flag the source shows' })),
+    photo: Nullable(
+      Type.String({ description: "The source's photo or avatar address (fetched once on save)" }),
+    ),
+    saved: SavedMatchSchema,
+  },
+  strict,
+);
+export type RosterPlayerOffer = Static<typeof RosterPlayerOfferSchema>;
+
+export const RosterTeamOfferSchema = Type.Object(
+  {
+    name: Type.String(),
+    logo: Nullable(Type.String({ description: "The source's logo address (fetched once on save)" })),
+    country: Nullable(Type.String()),
+    saved: Nullable(Type.Object({ id: IdSchema, name: Type.String() }, strict)),
+    players: Type.Array(RosterPlayerOfferSchema),
+  },
+  strict,
+);
+export type RosterTeamOffer = Static<typeof RosterTeamOfferSchema>;
+
+export const RostersOfferSchema = Type.Object(
+  {
+    provider: OneOf(['faceit', 'hltv'] as const),
+    matchId: Type.String(),
+    teams: Type.Array(RosterTeamOfferSchema),
+  },
+  strict,
+);
+export type RostersOffer = Static<typeof RostersOfferSchema>;
+
+/** The source of read_rosters and save_rosters: as import_match_veto names a match. */
+export const RosterSourceSchema = {
+  url: Type.Optional(
+    Type.String({
+      maxLength: 2048,
+      description: 'FACEIT room URL or HLTV match URL (blank counts as not sent)',
+    }),
+  ),
+  platformMatchId: Type.Optional(
+    Type.String({ maxLength: 128, description: 'FACEIT match id (blank counts as not sent)' }),
+  ),
+};

@@ -106,6 +106,8 @@ const RUNS: ReadonlyArray<readonly [AnyCommandName, unknown?]> = [
   ['save_team', { name: 'Natus Vincere', tag: 'NAVI', country: 'UA' }],
   ['save_player', { name: 's1mple', steamid: s1mple.steamid, team: 'NAVI', country: 'UA' }],
   ['export_teams', { format: 'csv' }],
+  ['read_rosters', { url: `https://www.hltv.org${HLTV_PAGE.path}` }],
+  ['save_rosters', { url: `https://www.hltv.org${HLTV_PAGE.path}`, confirm: [] }],
   [
     'import_teams',
     { format: 'json', data: '{"format":"hud-automation.teams","version":1,"teams":[],"players":[]}' },

@@ -45,6 +45,14 @@ const importTeams = defineCommand('import_teams', {
   run: ({ teams }, { format, data }) => teams.importDocument(documentOf(format, data)),
 });
 
+const readRosters = defineCommand('read_rosters', {
+  run: ({ teams }, source) => teams.readRosters(source),
+});
+
+const saveRosters = defineCommand('save_rosters', {
+  run: ({ teams }, { confirm, ...source }) => teams.saveRosters(source, confirm ?? []),
+});
+
 const exportTeams = defineCommand('export_teams', {
   run: ({ teams }, { format }) => {
     const document = teams.document();
@@ -61,5 +69,7 @@ export const teamsCommands: AnyCommand[] = [
   savePlayer,
   removePlayer,
   importTeams,
+  readRosters,
+  saveRosters,
   exportTeams,
 ];

@@ -72,6 +72,23 @@ describe('teams and players', () => {
     ]);
   });
 
+  it('set_teams by the name or tag of a saved team takes its name, tag and logo', async () => {
+    const server = await build();
+    const logo = '/media/0123456789abcdef0123456789abcdef.png';
+    await ok(server, 'save_team', { name: 'Natus Vincere', tag: 'NAVI', logo });
+    const match = (
+      await ok(server, 'set_teams', { teamA: { name: 'navi' }, teamB: { name: 'Unsaved Five' } })
+    ).result;
+    expect(match.teamA).toMatchObject({ name: 'Natus Vincere', tag: 'NAVI', logo });
+    expect(match.teamB.name).toBe('Unsaved Five');
+    expect(match.teamB.tag).toBeUndefined();
+    // What the payload gives wins over the saved team's.
+    const own = (
+      await ok(server, 'set_teams', { teamA: { name: 'Natus Vincere', tag: 'NV' }, teamB: { name: 'X' } })
+    ).result;
+    expect(own.teamA).toMatchObject({ name: 'Natus Vincere', tag: 'NV', logo });
+  });
+
   it('refuses bad input in the envelope and changes nothing', async () => {
     const server = await build();
     await navi(server);
