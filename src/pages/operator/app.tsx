@@ -14,6 +14,7 @@ import { ObserverView } from './observer-view.tsx';
 import { auth, signOut } from './session.ts';
 import { SignIn } from './sign-in.tsx';
 import { StatusBar } from './status-bar.tsx';
+import { TeamsView } from './teams-view.tsx';
 import { VetoView } from './veto-view.tsx';
 
 interface View {
@@ -25,6 +26,7 @@ interface View {
 
 const VIEWS: View[] = [
   { id: 'match', label: 'Match', component: MatchView },
+  { id: 'teams', label: 'Teams & players', component: TeamsView },
   { id: 'veto', label: 'Veto', component: VetoView },
   { id: 'hud', label: 'HUD', component: HudView },
   { id: 'machines', label: 'Machines', component: MachinesView },
