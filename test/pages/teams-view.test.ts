@@ -3,7 +3,7 @@
  * the live players the database does not know (the pro GOTV capture), one added in one click; that
  * player edited (on-air name in Cyrillic, country, a photo uploaded from a file); the players
  * searched as one types; a saved team chosen by its tag in the Match view fills its name, tag and logo
- * and shows its lineup. Screenshots at 1920x1080 and 1280x720.
+ * and shows its lineup; a new team entered there is saved. Screenshots at 1920x1080 and 1280x720.
  */
 import type { Page, ViewportSize } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -103,6 +103,12 @@ describe.skipIf(!chromiumAvailable)('Teams & players in the operator app', () =>
     await match.getByLabel('Team B name').fill('FaZe Clan');
     await match.getByRole('button', { name: 'Save teams' }).click();
     await expect.poll(async () => (await get(server, '/api/match')).body.match.teamA?.tag).toBe('NAVI');
+    // A team entered in the Match view that was not saved is saved for the next match.
+    await expect
+      .poll(async () =>
+        (await get(server, '/api/teams')).body.teams.map((team: { name: string }) => team.name),
+      )
+      .toEqual(['Natus Vincere', 'FaZe Clan']);
     await match.screenshot({ path: `${SCREENSHOTS}operator-match-saved-team.png` });
   });
 });

@@ -61,6 +61,27 @@ function fromSavedTeam(typed: string): Partial<TeamDraft> {
   return { name: saved.name, tag: saved.tag ?? '', logo: saved.logo ?? '' };
 }
 
+/**
+ * A team of the match that is not saved yet is saved with its name, tag and logo (an uploaded one, or
+ * the server's copy of an http(s) logo), so the next match finds it (docs/teams-and-players.md).
+ */
+async function saveNewTeams(summary: MatchSummary, run: ReturnType<typeof useCommand>['run']): Promise<void> {
+  await loadTeams();
+  for (const side of ['A', 'B'] as const) {
+    const team = side === 'A' ? summary.teamA : summary.teamB;
+    if (!team || savedTeams.value.some((entry) => entry.name.toLowerCase() === team.name.toLowerCase()))
+      continue;
+    const logo = summary.logos[side];
+    const stored = logo?.state === 'stored' && logo.src?.startsWith('/media/') ? logo.src : undefined;
+    await run('save_team', {
+      name: team.name,
+      ...(team.tag ? { tag: team.tag } : {}),
+      ...(stored ? { logo: stored } : {}),
+    });
+  }
+  await loadTeams();
+}
+
 /** The saved lineup of a team of the match (by its name), as the versus scene shows it. */
 function SavedLineup({ name }: { name: string }) {
   const team = savedTeams.value.find((entry) => entry.name.toLowerCase() === name.trim().toLowerCase());
@@ -193,13 +214,14 @@ function Teams({ summary }: { summary: MatchSummary }) {
       </datalist>
       <form
         class="teams"
-        onSubmit={(event) => {
+        onSubmit={async (event) => {
           event.preventDefault();
-          void save.run('set_teams', {
+          const answer = await save.run('set_teams', {
             teamA: teamPayload(d.A),
             teamB: teamPayload(d.B),
             ...(d.bo ? { boFormat: d.bo } : {}),
           });
+          if (answer.ok) await saveNewTeams(answer.result, save.run);
         }}
       >
         <TeamFields
