@@ -33,6 +33,7 @@ const EDGE_FILES = [
   'test/game/adr.test.ts',
   'test/game/gsi-config.test.ts',
   'test/persistence/kill-loop.test.ts',
+  'test/persistence/teams-kill.test.ts',
   'test/persistence/persistence.test.ts',
   'test/persistence/revision-lease.test.ts',
   'test/persistence/start-up.test.ts',
