@@ -26,8 +26,8 @@ interface View {
 
 const VIEWS: View[] = [
   { id: 'match', label: 'Match', component: MatchView },
-  { id: 'teams', label: 'Teams & players', component: TeamsView },
   { id: 'veto', label: 'Veto', component: VetoView },
+  { id: 'teams', label: 'Teams & players', component: TeamsView },
   { id: 'hud', label: 'HUD', component: HudView },
   { id: 'machines', label: 'Machines', component: MachinesView },
   { id: 'automation', label: 'Local automation', group: 'Integrations', component: AutomationView },
