@@ -34,6 +34,7 @@ const EDGE_FILES = [
   'test/game/gsi-config.test.ts',
   'test/persistence/kill-loop.test.ts',
   'test/persistence/teams-kill.test.ts',
+  'test/app-server/teams-images.test.ts',
   'test/persistence/persistence.test.ts',
   'test/persistence/revision-lease.test.ts',
   'test/persistence/start-up.test.ts',
