@@ -34,6 +34,8 @@ const EDGE_FILES = [
   'test/game/gsi-config.test.ts',
   'test/game/recorder-cli.test.ts',
   'test/persistence/kill-loop.test.ts',
+  'test/persistence/teams-kill.test.ts',
+  'test/app-server/teams-images.test.ts',
   'test/persistence/persistence.test.ts',
   'test/persistence/revision-lease.test.ts',
   'test/persistence/start-up.test.ts',

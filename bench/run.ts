@@ -1,7 +1,7 @@
 /**
  * The performance bench (issue 6): `npm run bench` for the full run, `npm run bench -- --quick`
  * for a few seconds per part (CI runs it so the scripts keep working; it checks the exit code,
- * not the figures). Options: --only startup,http,latency,ws,memory,operator,overlay,radar,game,observer,show  --profile (node --cpu-prof
+ * not the figures). Options: --only startup,http,latency,ws,memory,operator,overlay,radar,game,observer,show,teams  --profile (node --cpu-prof
  * on every server under test; profiles and their summaries go to bench/results/profiles/)  --long-show (the show part
  * also runs a 10-minute show for RSS growth).
  * The method behind each figure: docs/performance.md.
@@ -25,6 +25,7 @@ import { overlayLatency } from './parts/overlay-latency.ts';
 import { radarLatency } from './parts/radar-latency.ts';
 import { show } from './parts/show.ts';
 import { startup } from './parts/startup.ts';
+import { teams } from './parts/teams.ts';
 import { wsTriggers } from './parts/ws-triggers.ts';
 import { summarizeProfile } from './profile-summary.ts';
 
@@ -40,6 +41,7 @@ const PARTS = [
   'game',
   'observer',
   'show',
+  'teams',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -99,6 +101,7 @@ const parts: Record<Part, () => Promise<void>> = {
   overlay: async () => void rows.push(...(await overlayLatency(context))),
   radar: async () => void rows.push(...(await radarLatency(context))),
   game: async () => void rows.push(...(await gameData(context))),
+  teams: async () => void rows.push(...(await teams(context))),
   observer: async () => void rows.push(...(await observer(context))),
   show: async () => {
     const outcome = await show(context);

@@ -32,8 +32,10 @@ import { MainWindow } from './core/main-window.ts';
 import type { NoticeBus } from './core/notices.ts';
 import { createNoticeBus } from './core/notices.ts';
 import { StateHub } from './core/state-hub.ts';
+import { TeamsDatabase } from './core/teams-database.ts';
 import { GameData } from './game/game-data.ts';
-import { createLogoFetch, LOGO_FETCH_TIMEOUT_MS } from './import/logo-fetch.ts';
+import type { LogoFetchOptions } from './import/logo-fetch.ts';
+import { createLogoFetch, fetchLogo, LOGO_FETCH_TIMEOUT_MS } from './import/logo-fetch.ts';
 import type { MatchImporter } from './import/match-importer.ts';
 import { logObsConnection } from './obs/obs-log.ts';
 import { obsConnectionLive } from './obs/obs-socket.ts';
@@ -59,6 +61,7 @@ import type { LoadedState } from './persistence/saved-state.ts';
 import { STORAGE_OK, StateStore } from './persistence/state-store.ts';
 import type { StoreFiles } from './persistence/store-files.ts';
 import { realFiles } from './persistence/store-files.ts';
+import { loadTeamsFile, writeTeamsFile } from './persistence/teams-file.ts';
 import type { ActionDescriptor } from './protocol/answers.ts';
 import { ServiceError } from './protocol/errors.ts';
 import { mediaUrl } from './protocol/media.ts';
@@ -138,6 +141,8 @@ export interface Service {
   dataDir: string;
   /** The uploaded images and the fetched team logos. */
   media: MediaStore;
+  /** The database of teams and players (teams.json). */
+  teams: TeamsDatabase;
   /** What the access checks read: the mode, the token, the budgets, the recent requests. */
   access: Access;
   /** Where the servers listen: written to the data directory's lock for a second server and `app-url`. */
@@ -170,12 +175,29 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   await scrubPasswordCopies(dataDir, oldCopies, store.loaded, logger);
   const settings = new SettingsOwner(store.loaded?.settings, options.overrides ?? {}, logger);
   const notices = createNoticeBus();
+  // Its own file: damage there costs the teams and players only, never the saved state.
+  let teamsNow: () => unknown = () => null;
   const media = await MediaStore.open(dataDir, {
     quota: options.mediaQuota ?? MEDIA_QUOTA,
     graceMs: options.mediaGraceMs ?? MEDIA_GRACE_MS,
-    // The state as it is saved, and the settings in force (the saved ones and this run's overrides).
-    inUse: () => [store.current(), settings.current()],
+    // The state as it is saved, the settings in force (the saved ones and this run's overrides), and
+    // the photos and logos of the teams and players.
+    inUse: () => [store.current(), settings.current(), teamsNow()],
   });
+  const teams = new TeamsDatabase(await loadTeamsFile(dataDir, logger), {
+    write: (document) => writeTeamsFile(dataDir, document),
+    fetchImage: (url) => fetchLogo(url, imageStoreOf(media, options, 'image')),
+    // Loaded with the first read, as the veto importers are: a start never loads the HTML parser.
+    readRosters: async (source) =>
+      (await import('./import/rosters.ts')).readRosters(source, {
+        sources: () => ({
+          ...settings.current().sources,
+          ...(options.faceitApiKey === undefined ? {} : { faceitApiKey: options.faceitApiKey }),
+        }),
+        ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),
+      }),
+  });
+  teamsNow = () => teams.document();
   const importer = importerOf(settings, options);
   const receivingTimeoutMs = options.gameReceivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
   const recordings = new RecordingsFolder(dataDir, options.recordingLimitBytes);
@@ -309,6 +331,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     replaying: () => hud.snapshot('recorder').context.replay !== null,
     // Kept only while a recording runs (the recorder ignores it otherwise).
     accepted: (frame, at) => hud.send('recorder', { type: 'recorder.frame', frame, at }),
+    identityOf: (steamid) => teams.identityOf(steamid),
     ...(options.gameClock ? { now: options.gameClock } : {}),
   });
   feedFrame = (frame, at, file) => game.replay(frame, at, file);
@@ -323,6 +346,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       );
     wasRecording = recording;
   });
+  teams.onChange(() => game.refreshIdentities());
   const mainWindow = new MainWindow(hud, options.headless);
   notices.on('secret.regenerated', (name) => {
     if (name === 'token') logger.info('access token regenerated: local-network devices must use the new one');
@@ -334,7 +358,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       .catch((error: unknown) => logger.error({ err: error }, 'the ended sessions were not saved'));
   });
 
-  const dispatcher = new Dispatcher({ hud, hub, notices, game, stats, settings, recordings }, store);
+  const dispatcher = new Dispatcher({ hud, hub, notices, game, stats, settings, recordings, teams }, store);
   const through =
     (catalogue: Catalogue): Dispatch =>
     (action, payload, caller) =>
@@ -365,6 +389,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     mainWindow,
     dataDir,
     media,
+    teams,
     access: {
       lanMode: () => settings.current().lanMode,
       token: () => secrets.token(),
@@ -467,7 +492,12 @@ function statsLookupOf(settings: SettingsOwner, options: ServiceOptions): Player
 
 /** The team logos, fetched once into the data directory's media store (docs/application.md, "Team logos"). */
 function logoFetchOf(media: MediaStore, options: ServiceOptions) {
-  return createLogoFetch({
+  return createLogoFetch(imageStoreOf(media, options, 'logo'));
+}
+
+/** A fetched image (a team logo, a player's photo) kept in the media store. */
+function imageStoreOf(media: MediaStore, options: ServiceOptions, what: string): LogoFetchOptions {
+  return {
     timeoutMs: options.logoTimeoutMs ?? LOGO_FETCH_TIMEOUT_MS,
     async store(bytes, type) {
       try {
@@ -475,11 +505,11 @@ function logoFetchOf(media: MediaStore, options: ServiceOptions) {
       } catch (error) {
         throw new ServiceError(
           'storage_failed',
-          `the logo loaded but could not be kept: ${error instanceof ServiceError ? error.message : reasonOf(error, media.dir)}`,
+          `the ${what} loaded but could not be kept: ${error instanceof ServiceError ? error.message : reasonOf(error, media.dir)}`,
         );
       }
     },
-  });
+  };
 }
 
 /**

@@ -74,6 +74,26 @@ const BUTTONS: Record<string, { options: Record<string, unknown>; payload: Recor
     options: { file: 'game-2026-11-28T19-45-03-120Z.jsonl', speed: 4 },
     payload: { file: 'game-2026-11-28T19-45-03-120Z.jsonl', speed: 4 },
   },
+  save_team: { options: { name: 'Vitality', tag: 'VIT' }, payload: { name: 'Vitality', tag: 'VIT' } },
+  remove_team: { options: { team: 'Vitality' }, payload: { team: 'Vitality' } },
+  save_player: {
+    options: { name: 'ZywOo', steamid: '76561198113666193', country: 'FR' },
+    payload: { name: 'ZywOo', steamid: '76561198113666193', country: 'FR' },
+  },
+  remove_player: { options: { player: '76561198113666193' }, payload: { player: '76561198113666193' } },
+  import_teams: {
+    options: { format: 'csv', data: '# hud-automation.teams 1' },
+    payload: { format: 'csv', data: '# hud-automation.teams 1' },
+  },
+  read_rosters: {
+    options: { url: '', platformMatchId: '1-5e7c1f6d-1f0c-4f5e-9d6b-2b1d5a1c9e3f' },
+    payload: { platformMatchId: '1-5e7c1f6d-1f0c-4f5e-9d6b-2b1d5a1c9e3f' },
+  },
+  save_rosters: {
+    options: { url: '', platformMatchId: '1-5e7c1f6d-1f0c-4f5e-9d6b-2b1d5a1c9e3f', confirm: 'npl, NiKo' },
+    payload: { platformMatchId: '1-5e7c1f6d-1f0c-4f5e-9d6b-2b1d5a1c9e3f', confirm: ['npl', 'NiKo'] },
+  },
+  export_teams: { options: { format: 'json' }, payload: { format: 'json' } },
 };
 
 /** Refusals that come from the state of the show, not from the payload (404: no such recording in this server's folder). */

@@ -12,6 +12,8 @@ import { sourcedDispatch } from '../http/event-source.ts';
 import jsonBodyPlugin from '../http/json-body.plugin.ts';
 import panelApiRoutes from '../http/routes/panel-api.routes.ts';
 import readRoutes from '../http/routes/read.routes.ts';
+import type { TeamsRoutesOptions } from '../http/routes/teams.routes.ts';
+import teamsRoutes from '../http/routes/teams.routes.ts';
 import { useServiceSerializer } from '../http/serializer.ts';
 import { serverOptions } from '../http/server-options.ts';
 import { PAGE_WS_PATHS } from '../http/upgrade.ts';
@@ -33,6 +35,7 @@ export const DEFAULT_APP_PORT = 44554;
 
 /** What the application server uses of the service: the WebSocket's parts, and these. */
 export interface AppServerDeps extends WsDeps {
+  teams: TeamsRoutesOptions['teams'];
   catalogue: readonly ActionDescriptor[];
   /** The settings command of the panel API. */
   panel: Dispatch;
@@ -89,6 +92,7 @@ export async function buildAppServer(
     access,
   });
   await app.register(readRoutes, { catalogue: service.catalogue, state: service.hub });
+  await app.register(teamsRoutes, { teams: service.teams });
   await app.register(mediaPlugin, { media: service.media, hub: service.hub, dataDir: service.dataDir });
   await app.register(gameRoutes, { game: service.game, rateLimit: access.rateLimit });
   await app.register(pagesPlugin, { root: pagesDir });

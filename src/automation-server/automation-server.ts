@@ -15,6 +15,8 @@ import { sourcedDispatch } from '../http/event-source.ts';
 import jsonBodyPlugin from '../http/json-body.plugin.ts';
 import panelApiRoutes from '../http/routes/panel-api.routes.ts';
 import readRoutes from '../http/routes/read.routes.ts';
+import type { TeamsRoutesOptions } from '../http/routes/teams.routes.ts';
+import teamsRoutes from '../http/routes/teams.routes.ts';
 import { useServiceSerializer } from '../http/serializer.ts';
 import { serverOptions } from '../http/server-options.ts';
 import { WS_PATHS } from '../http/upgrade.ts';
@@ -34,6 +36,7 @@ export interface AutomationServerDeps extends WsDeps {
   /** The settings command of the panel API. */
   panel: Dispatch;
   store: Pick<StateStore, 'status' | 'counters'>;
+  teams: TeamsRoutesOptions['teams'];
   game: WsDeps['game'] & Pick<GameData, 'read' | 'ingest'>;
   secrets: WsDeps['secrets'] &
     Pick<Secrets, 'regenerateToken' | 'regenerateSignInKey' | 'viewKey' | 'regenerateViewKey'>;
@@ -70,6 +73,7 @@ export async function buildAutomationServer(
   await app.register(accessPlugin, { access });
   registerPublicCors(app);
   await app.register(readRoutes, { catalogue: service.catalogue, state: service.hub });
+  await app.register(teamsRoutes, { teams: service.teams });
   await app.register(actionRoutes, { commands: service.commands, results: service.results });
   await app.register(internalRoutes, { reports: service.reports, settings, store: service.store });
   await app.register(panelApiRoutes, {

@@ -84,6 +84,7 @@ export class Dispatcher {
       stats: deps.stats,
       settings: deps.settings,
       recordings: deps.recordings,
+      teams: deps.teams,
       requestId: `command-${this.#commands}`,
     };
     let result = hub.batch(() => command.run(context, payload));

@@ -30,6 +30,7 @@ import type {
 } from '../protocol/game.ts';
 import { AdrTracker } from './adr.ts';
 import { carriesToken, mentionsToken } from './frame-token.ts';
+import type { IdentityOf } from './game-frame.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';
 import { GsiPayload, playersProblem } from './gsi-payload.ts';
 import { diffLive, sameStatusMeaning } from './live-diff.ts';
@@ -74,6 +75,8 @@ export interface GameDataOptions {
   replaying: () => boolean;
   /** Each frame the ingest took (its checks passed), as it arrived, at its arrival time: in the frame's batch. */
   accepted: (frame: unknown, at: number) => void;
+  /** Who a player is on air: the database of teams and players (docs/teams-and-players.md). */
+  identityOf: IdentityOf;
   now?: () => number;
 }
 
@@ -101,6 +104,7 @@ export class GameData implements LiveStats {
   readonly #replaying: () => boolean;
   readonly #accepted: (frame: unknown, at: number) => void;
   readonly #timeoutMs: number;
+  readonly #identityOf: IdentityOf;
   readonly #now: () => number;
   readonly #check: Check<typeof GsiPayload> = compiledCheck(GsiPayload);
   readonly #adr: AdrTracker;
@@ -126,6 +130,7 @@ export class GameData implements LiveStats {
     this.#replaying = options.replaying;
     this.#accepted = options.accepted;
     this.#timeoutMs = options.receivingTimeoutMs;
+    this.#identityOf = options.identityOf;
     this.#now = options.now ?? Date.now;
     this.#adr = new AdrTracker(options.mapFigures);
     const numbering = numberingOf(undefined, this.#slotNumbering());
@@ -169,6 +174,26 @@ export class GameData implements LiveStats {
   playerInSlot(slot: number): GamePlayer | null {
     for (const player of Object.values(this.#live.players)) if (player.slot === slot) return player;
     return null;
+  }
+
+  /**
+   * The database of teams and players changed: the live players go out again under who they are now,
+   * without waiting for the next frame (the roster follows with the next frame).
+   */
+  refreshIdentities(): void {
+    const players: GameLive['players'] = {};
+    for (const [steamid, player] of Object.entries(this.#live.players)) {
+      const known = this.#identityOf(steamid);
+      players[steamid] = {
+        ...player,
+        name: known?.name ?? player.gameName,
+        playerId: known?.playerId ?? null,
+        realName: known?.realName ?? '',
+        country: known?.country ?? null,
+        photo: known?.photo ?? null,
+      };
+    }
+    this.#publish({ ...this.#live, players });
   }
 
   /** The operator's pick: kept by the game actor. */
@@ -246,7 +271,7 @@ export class GameData implements LiveStats {
     const players = playersProblem(body.allplayers);
     if (players) throw invalidPayload(`game state frame: ${players}`);
     const numbering = numberingOf(body.provider?.version, this.#slotNumbering());
-    const frame = parseFrame(body, numbering.numbering);
+    const frame = parseFrame(body, numbering.numbering, this.#identityOf);
     const version = body.provider?.version;
     const dialect: GameDialect = version !== undefined && version <= LAST_CSGO_VERSION ? 'csgo' : 'cs2';
     const roundPhase = body.round?.phase ?? null;
@@ -392,6 +417,10 @@ export class GameData implements LiveStats {
       ),
       grenades: frame.grenades,
     };
+    this.#publish(next);
+  }
+
+  #publish(next: GameLive): void {
     const patch = diffLive(this.#live, next);
     this.#live = next;
     if (patch)

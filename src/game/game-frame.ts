@@ -8,6 +8,7 @@ import type { GameSide } from '../../machines/game-sides.ts';
 import type { RosterEntry } from '../../machines/host.machine.ts';
 import type { GameGrenade, GamePlayer, GamePoint, RoundEndReason, SlotNumbering } from '../protocol/game.ts';
 import { ROUND_END_REASONS } from '../protocol/game.ts';
+import type { LiveIdentity } from '../protocol/teams.ts';
 import type { GsiAllPlayer, GsiGrenade, GsiPayload } from './gsi-payload.ts';
 import { hudSlot, slotOrder } from './slots.ts';
 
@@ -101,7 +102,18 @@ function grenadeOf(id: string, raw: GsiGrenade): GameGrenade {
 /** weapon_0 … weapon_10 in number order: one collator, not one made by every comparison (45 µs a frame). */
 const byWeaponKey = byNumber;
 
-function playerOf(steamid: string, raw: GsiAllPlayer, numbering: SlotNumbering): FramePlayer | null {
+/** Who a live player is on air, by SteamID64 (the database of teams and players); null for one it does not know. */
+export type IdentityOf = (steamid: string) => LiveIdentity | null;
+
+/** Without a database: nobody is known, every player goes on air under the game's name. */
+export const NOBODY_KNOWN: IdentityOf = () => null;
+
+function playerOf(
+  steamid: string,
+  raw: GsiAllPlayer,
+  numbering: SlotNumbering,
+  identityOf: IdentityOf,
+): FramePlayer | null {
   const side = sideOf(raw.team);
   const slot = hudSlot(raw.observer_slot, numbering);
   if (side === null || slot === null) return null;
@@ -116,9 +128,17 @@ function playerOf(steamid: string, raw: GsiAllPlayer, numbering: SlotNumbering):
       ammoClip: weapon.ammo_clip ?? null,
       ammoReserve: weapon.ammo_reserve ?? null,
     }));
+  const gameName = raw.name ?? '';
+  // Once here, where the players are built: every on-air place reads `name`.
+  const known = identityOf(steamid);
   return {
     steamid,
-    name: raw.name ?? '',
+    name: known?.name ?? gameName,
+    gameName,
+    playerId: known?.playerId ?? null,
+    realName: known?.realName ?? '',
+    country: known?.country ?? null,
+    photo: known?.photo ?? null,
     slot,
     side,
     health: state.health ?? 0,
@@ -140,10 +160,14 @@ function playerOf(steamid: string, raw: GsiAllPlayer, numbering: SlotNumbering):
   };
 }
 
-export function parseFrame(payload: GsiPayload, numbering: SlotNumbering): GameFrame {
+export function parseFrame(
+  payload: GsiPayload,
+  numbering: SlotNumbering,
+  identityOf: IdentityOf = NOBODY_KNOWN,
+): GameFrame {
   const all = payload.allplayers;
   const players = Object.entries(all ?? {})
-    .map(([steamid, raw]) => playerOf(steamid, raw, numbering))
+    .map(([steamid, raw]) => playerOf(steamid, raw, numbering, identityOf))
     .filter((player): player is FramePlayer => player !== null)
     .sort((a, b) => slotOrder(a.slot) - slotOrder(b.slot));
   const map = payload.map;

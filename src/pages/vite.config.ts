@@ -16,6 +16,8 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../../dist/pages', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
+    // The flags (common/flag.tsx) stay files, loaded one by one when shown, not 271 inlined in the code.
+    assetsInlineLimit: (file: string) => (file.includes('/flag-icons/') ? false : undefined),
     rollupOptions: {
       input: {
         operator: fileURLToPath(new URL('./index.html', import.meta.url)),

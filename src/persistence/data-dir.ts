@@ -26,12 +26,21 @@ export const VIEW_KEY_FILE = 'view-key';
 export const SESSIONS_FILE = 'sessions.json';
 /** The auth token of the game's cfg file (Game State Integration). */
 export const GAME_TOKEN_FILE = 'gsi-token';
+/** The database of teams and players (src/persistence/teams-file.ts). */
+export const TEAMS_FILE = 'teams.json';
 export const LOCK_FILE = 'server.lock';
 /** From which revision a start goes on (src/persistence/revision-lease.ts). */
 export const LEASE_FILE = 'revision.lease';
 
 /** The files replaced whole through atomic-file.ts (and, before it, write-file-atomic). */
-const SECRET_FILES = [TOKEN_FILE, SIGN_IN_KEY_FILE, VIEW_KEY_FILE, GAME_TOKEN_FILE, SESSIONS_FILE];
+const SECRET_FILES = [
+  TOKEN_FILE,
+  SIGN_IN_KEY_FILE,
+  VIEW_KEY_FILE,
+  GAME_TOKEN_FILE,
+  SESSIONS_FILE,
+  TEAMS_FILE,
+];
 const escaped = (name: string) => name.replaceAll('.', '\\.');
 
 /**

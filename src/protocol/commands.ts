@@ -42,6 +42,17 @@ import {
   VetoStepSchema,
 } from './schemas.ts';
 import { PublicSettingsSchema, SettingsChangeSchema } from './settings.ts';
+import {
+  PlayerRecordSchema,
+  PlayerSaveSchema,
+  RosterSourceSchema,
+  RostersOfferSchema,
+  TEAMS_FILE_FORMATS,
+  TEAMS_LIMITS,
+  TeamSaveSchema,
+  TeamsImportCountSchema,
+  TeamViewSchema,
+} from './teams.ts';
 
 /** A HUD-state field an answer may carry beside the revision. */
 export type HudStateKey = Exclude<keyof Static<typeof HudStateSchema>, 'revision'>;
@@ -480,6 +491,96 @@ export const COMMAND_CONTRACTS = {
 
   ...OBSERVER_LOOP_CONTRACTS,
   ...RECORDER_CONTRACTS,
+
+  save_team: contract({
+    description:
+      'Saves a team in the database of teams and players: without id a new one (name needed), with id the changes of a saved one. lineup and coach name saved players by id; logo is an uploaded image (/media/<id>) or an http(s) address fetched once. Names are unique (409).',
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: TeamSaveSchema,
+    result: Type.Object({ team: TeamViewSchema }, strict),
+  }),
+  remove_team: contract({
+    description: 'Removes a saved team (by id, name or tag); its players stay, without a team. 404 for none.',
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: Type.Object({ team: Type.String({ minLength: 1, maxLength: 64 }) }, strict),
+    result: Type.Object({ removed: TeamViewSchema }, strict),
+  }),
+  save_player: contract({
+    description:
+      'Saves a player in the database: without id a new one (name, the on-air name, needed), with id the changes of a saved one. steamid is the SteamID64 (unique, 409), country an ISO 3166 code, team a saved team (id, name or tag), role player or coach; photo as a logo.',
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: PlayerSaveSchema,
+    result: Type.Object({ player: PlayerRecordSchema }, strict),
+  }),
+  remove_player: contract({
+    description: 'Removes a saved player, by id or SteamID64. 404 for none.',
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: Type.Object({ player: Type.String({ minLength: 1, maxLength: 34 }) }, strict),
+    result: Type.Object({ removed: PlayerRecordSchema }, strict),
+  }),
+  import_teams: contract({
+    description: `Merges teams and players into the database from an export (JSON or CSV, format 1: docs/teams-and-players.md): teams matched by id then name, players by id, SteamID64, then name in the team. The same import twice changes nothing; at most ${TEAMS_LIMITS.teams} teams and ${TEAMS_LIMITS.players} players.`,
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: Type.Object(
+      {
+        format: OneOf(TEAMS_FILE_FORMATS),
+        data: Type.String({ minLength: 1, maxLength: 4 * 1024 * 1024, description: 'The JSON or CSV text' }),
+      },
+      strict,
+    ),
+    result: Type.Object({ teams: TeamsImportCountSchema, players: TeamsImportCountSchema }, strict),
+  }),
+  read_rosters: contract({
+    description:
+      'Reads the rosters of a FACEIT room (nicknames, SteamID64s, avatars) or an HLTV match page (lineups, flags, photos) and offers them: each team and player with the saved one it matches (by SteamID64, or by name). Changes nothing; save_rosters saves. Takes up to 20 s.',
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: Type.Object(RosterSourceSchema, strict),
+    result: RostersOfferSchema,
+  }),
+  save_rosters: contract({
+    description:
+      'Saves the rosters read_rosters offers: teams by name, players matched by SteamID64, or by name only when confirm lists that name (the others matched by name are left out); fills what the saved records lack (photo, country, real name, SteamID64) and keeps the on-air names. Photos and logos are fetched once. The same rosters twice change nothing.',
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: Type.Object(
+      {
+        ...RosterSourceSchema,
+        confirm: Type.Optional(
+          Type.Array(Type.String({ maxLength: 64 }), {
+            maxItems: 20,
+            description: 'Names of offered players whose match by name is confirmed',
+          }),
+        ),
+      },
+      strict,
+    ),
+    result: Type.Object(
+      {
+        teams: TeamsImportCountSchema,
+        players: TeamsImportCountSchema,
+        unconfirmed: Type.Array(Type.String(), {
+          description: 'Players matched by name and not confirmed: left out',
+        }),
+        imagesFailed: Type.Array(Type.String(), {
+          description: 'Photos and logos that could not be fetched, and why',
+        }),
+      },
+      strict,
+    ),
+  }),
+  export_teams: contract({
+    description: 'The whole database of teams and players as JSON or CSV (format 1), for import_teams.',
+    needsMainWindow: false,
+    stateKeys: [],
+    payload: Type.Object({ format: OneOf(TEAMS_FILE_FORMATS) }, strict),
+    result: Type.Object({ format: OneOf(TEAMS_FILE_FORMATS), data: Type.String() }, strict),
+  }),
 };
 
 /** The name of a public command. */

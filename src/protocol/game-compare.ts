@@ -22,6 +22,11 @@ export const scalars =
 const PLAYER_FIELDS = scalars<Omit<GamePlayer, 'weapons' | 'position' | 'facing'>>()([
   'steamid',
   'name',
+  'gameName',
+  'playerId',
+  'realName',
+  'country',
+  'photo',
   'slot',
   'side',
   'health',

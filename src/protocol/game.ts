@@ -38,7 +38,17 @@ export type GamePoint = Static<typeof GamePointSchema>;
 
 export const GamePlayerSchema = Type.Object({
   steamid: Type.String(),
-  name: Type.String(),
+  name: Type.String({
+    description:
+      "The on-air name: the database's for a saved player (docs/teams-and-players.md), else the game's",
+  }),
+  gameName: Type.String({ description: 'The name the game gives (the Steam name)' }),
+  playerId: Nullable(
+    Type.String({ description: "The database's player id; null for a player it does not know" }),
+  ),
+  realName: Type.String({ description: 'The saved real name; empty when not known' }),
+  country: Nullable(Type.String({ description: 'The saved ISO 3166-1 alpha-2 code (flags)' })),
+  photo: Nullable(Type.String({ description: 'The saved photo, /media/<id>' })),
   slot: Type.Integer({ minimum: 0, maximum: 9, description: 'HUD slot: 1 to 9, 0 for the tenth player' }),
   side: GameSideSchema,
   health: Type.Integer(),

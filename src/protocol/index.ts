@@ -17,4 +17,5 @@ export * from './recorder.ts';
 export * from './schemas.ts';
 export * from './settings.ts';
 export * from './streams.ts';
+export * from './teams.ts';
 export * from './websocket.ts';

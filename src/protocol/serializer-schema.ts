@@ -54,7 +54,8 @@ export function forSerializer(schema: unknown): unknown {
   // check of it, when it picks a member of a union, would refuse a logo the service accepted.
   return Object.fromEntries(
     Object.entries(schema)
-      .filter(([key]) => key !== 'format')
+      // A property named format (export_teams' result) is a schema, not a format: kept.
+      .filter(([key, value]) => key !== 'format' || typeof value !== 'string')
       .map(([key, value]) => [key, typeof value === 'object' ? forSerializer(value) : value]),
   );
 }

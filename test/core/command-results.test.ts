@@ -107,6 +107,17 @@ const RUNS: ReadonlyArray<readonly [AnyCommandName, unknown?]> = [
   ['observer_pin', { strategy: 'lock' }],
   ['observer_probe_again'],
   ['observer_pin', { strategy: null }],
+  ['save_team', { name: 'Natus Vincere', tag: 'NAVI', country: 'UA' }],
+  ['save_player', { name: 's1mple', steamid: s1mple.steamid, team: 'NAVI', country: 'UA' }],
+  ['export_teams', { format: 'csv' }],
+  ['read_rosters', { url: `https://www.hltv.org${HLTV_PAGE.path}` }],
+  ['save_rosters', { url: `https://www.hltv.org${HLTV_PAGE.path}`, confirm: [] }],
+  [
+    'import_teams',
+    { format: 'json', data: '{"format":"hud-automation.teams","version":1,"teams":[],"players":[]}' },
+  ],
+  ['remove_player', { player: s1mple.steamid }],
+  ['remove_team', { team: 'NAVI' }],
 ];
 
 let obs: ObsStandIn;

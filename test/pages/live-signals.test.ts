@@ -14,6 +14,11 @@ const ak47 = { name: 'weapon_ak47', type: 'Rifle', active: true, ammoClip: 6, am
 const player: GamePlayer = {
   steamid: '76561198034202275',
   name: 's1mple',
+  gameName: 's1mple',
+  playerId: null,
+  realName: '',
+  country: null,
+  photo: null,
   slot: 7,
   side: 'T',
   health: 90,

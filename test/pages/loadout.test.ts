@@ -11,6 +11,11 @@ import type { GamePlayer } from '../../src/protocol/index.ts';
 const player = (weapons: GamePlayer['weapons']): GamePlayer => ({
   steamid: '76561198000000000',
   name: 'p',
+  gameName: 'p',
+  playerId: null,
+  realName: '',
+  country: null,
+  photo: null,
   slot: 1,
   side: 'T',
   health: 100,

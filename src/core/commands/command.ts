@@ -13,6 +13,7 @@ import type { Callers } from '../caller.ts';
 import type { HudSystem } from '../hud-system.ts';
 import type { NoticeBus } from '../notices.ts';
 import type { StateHub } from '../state-hub.ts';
+import type { TeamsDatabase } from '../teams-database.ts';
 
 /** What the stats commands need of the live game data (src/game/game-data.ts provides it). */
 export interface LiveStats {
@@ -49,6 +50,8 @@ export interface CommandContext {
   settings: SettingsOwner;
   /** The recordings of game data in the data directory. */
   recordings: GameRecordings;
+  /** The database of teams and players (its own file: docs/teams-and-players.md). */
+  teams: TeamsDatabase;
   /** An id of this command, unique in the process: correlates an actor's outcome with it. */
   requestId: string;
 }

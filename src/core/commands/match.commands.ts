@@ -37,7 +37,12 @@ const getMatch = defineCommand('get_match', {
 });
 
 const setTeams = defineCommand('set_teams', {
-  run: (context, { teamA, teamB, boFormat }) => {
+  run: (context, payload) => {
+    // A saved team named by its name or tag brings its name, tag and logo (and so its lineup, which
+    // the pages find by the name): docs/teams-and-players.md, "Setting up a match".
+    const teamA = context.teams.teamForMatch(payload.teamA);
+    const teamB = context.teams.teamForMatch(payload.teamB);
+    const { boFormat } = payload;
     context.hud.send('match', { type: 'match.teams.set', teamA, teamB, ...(boFormat ? { boFormat } : {}) });
     return summaryOf(context);
   },

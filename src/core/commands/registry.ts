@@ -9,6 +9,7 @@ import { matchCommands } from './match.commands.ts';
 import { observerCommands } from './observer.commands.ts';
 import { productionCommands } from './production.commands.ts';
 import { recorderCommands } from './recorder.commands.ts';
+import { teamsCommands } from './teams.commands.ts';
 import { vetoCommands } from './veto.commands.ts';
 
 /** Every command of the service, in the order GET /api/actions lists them. */
@@ -20,6 +21,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   ...gameCommands,
   ...observerCommands,
   ...recorderCommands,
+  ...teamsCommands,
 ];
 
 export interface RegisteredCommand {

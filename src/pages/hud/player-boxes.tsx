@@ -6,8 +6,11 @@
  *
  * Each box reads only its own slot's signal (live.ts): a frame re-renders the boxes that changed.
  */
+
 import type { Side } from '../common/broadcast.ts';
 import { playerIn, teams } from '../common/broadcast.ts';
+import { Flag } from '../common/flag.tsx';
+import { PlayerPhoto } from '../common/player-photo.tsx';
 import { TeamLogo } from '../common/team-logo.tsx';
 import { Icon, WeaponIcon } from './icons.tsx';
 import {
@@ -222,8 +225,10 @@ export function ObservedBox() {
     >
       {player && loadout ? (
         <>
+          <PlayerPhoto photo={player.photo} name={player.name} class="observed__portrait" />
           <header class="observed__head">
             <span class="observed__slot">{String(player.slot)}</span>
+            <Flag code={player.country} class="observed__flag" />
             <span class="observed__name" data-observed-name>
               {player.name}
             </span>

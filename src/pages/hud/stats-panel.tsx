@@ -10,6 +10,8 @@ import { useRef } from 'preact/hooks';
 import type { PlatformFigures } from '../../protocol/index.ts';
 import type { Side } from '../common/broadcast.ts';
 import { playerIn, teams } from '../common/broadcast.ts';
+import { Flag } from '../common/flag.tsx';
+import { PlayerPhoto } from '../common/player-photo.tsx';
 import { state, statsPlayer } from '../common/store.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
 import {
@@ -30,6 +32,10 @@ interface StatsContent {
   /** The game side the player plays (his colour), when the game data has him. */
   gameSide: 'CT' | 'T' | null;
   provider: 'live' | 'platform_a';
+  /** Who the database says he is (the live player's; none without game data for the slot). */
+  photo: string | null;
+  country: string | null;
+  realName: string;
   live: PlayerStats | null;
   platform: PlatformFigures | null;
 }
@@ -41,7 +47,14 @@ export const statsContent = computed<StatsContent | null>(() => {
   const { slot } = request;
   const live = playerStatsInSlot(slot).value;
   const team: Side = slotsOfTeam.A.value.includes(slot) ? 'A' : 'B';
-  const base = { slot, team, gameSide: live?.side ?? null };
+  const base = {
+    slot,
+    team,
+    gameSide: live?.side ?? null,
+    photo: live?.photo ?? null,
+    country: live?.country ?? null,
+    realName: live?.realName ?? '',
+  };
   if (request.provider === 'platform_a') {
     const platform = request.platform ?? null;
     if (!platform) return null;
@@ -167,11 +180,17 @@ export function StatsPanel(props: { visible: boolean }) {
       {content && team ? (
         <>
           <header class="stats__head">
-            <kbd class="stats__slot">{String(content.slot)}</kbd>
+            <PlayerPhoto photo={content.photo} name={content.name} class="stats__portrait" />
             <div class="stats__who">
               <span class="stats__name" data-stats-name>
+                <Flag code={content.country} class="stats__flag" />
                 {content.name}
               </span>
+              {content.realName ? (
+                <span class="stats__real-name" data-stats-real-name>
+                  {content.realName}
+                </span>
+              ) : null}
               <span class="stats__team" data-team={content.team}>
                 <TeamLogo side={content.team} name={team.name} logo={team.logo} size="sm" />
                 <span class="stats__team-name">{team.name}</span>

@@ -15,6 +15,7 @@ import { ObserverView } from './observer-view.tsx';
 import { auth, signOut } from './session.ts';
 import { SignIn } from './sign-in.tsx';
 import { StatusBar } from './status-bar.tsx';
+import { TeamsView } from './teams-view.tsx';
 import { VetoView } from './veto-view.tsx';
 
 interface View {
@@ -30,6 +31,7 @@ const VIEWS: View[] = [
   { id: 'live', label: 'Live', component: () => <LiveView lastChanges={undefined} /> },
   { id: 'match', label: 'Match', component: MatchView },
   { id: 'veto', label: 'Veto', component: VetoView },
+  { id: 'teams', label: 'Teams & players', component: TeamsView },
   { id: 'hud', label: 'HUD', component: HudView },
   { id: 'machines', label: 'Machines', component: MachinesView },
   { id: 'automation', label: 'Local automation', group: 'Integrations', component: AutomationView },

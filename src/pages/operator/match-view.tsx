@@ -1,5 +1,6 @@
 /** Match: teams (names, tags, logos), event name, formats, the series maps with their results, reset. */
 import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
 import type { LogoStatus } from '../../../machines/team-logo.ts';
 import { derivedTag, TAG_LENGTH } from '../../../machines/team-logo.ts';
 import type { MapView, MatchSummary } from '../../protocol/index.ts';
@@ -8,6 +9,7 @@ import { initialsOf } from '../common/broadcast.ts';
 import { SafeImage } from '../common/safe-image.tsx';
 import { match } from '../common/store.ts';
 import { api } from './api.ts';
+import { loadTeams, savedPlayers, savedTeams } from './teams-store.ts';
 import { Card, ConfirmButton, chosen, ErrorText, Field, literals, useCommand, useDraft } from './ui.tsx';
 
 const BO_FORMATS = literals(BoFormatSchema);
@@ -46,6 +48,53 @@ function logoWords(logo: string, status: LogoStatus | null): string {
   return 'Stored on this server: the HUD shows this copy, also offline.';
 }
 
+/**
+ * A team name as typed: when it is a saved team's name or tag (chosen from the list of saved teams,
+ * docs/teams-and-players.md), the saved team's name, tag and logo; its lineup is the saved team's.
+ */
+function fromSavedTeam(typed: string): Partial<TeamDraft> {
+  const key = typed.trim().toLowerCase();
+  const saved = savedTeams.value.find(
+    (team) => team.name.toLowerCase() === key || (team.tag !== null && team.tag.toLowerCase() === key),
+  );
+  if (!saved || key === '') return { name: typed };
+  return { name: saved.name, tag: saved.tag ?? '', logo: saved.logo ?? '' };
+}
+
+/**
+ * A team of the match that is not saved yet is saved with its name, tag and logo (an uploaded one, or
+ * the server's copy of an http(s) logo), so the next match finds it (docs/teams-and-players.md).
+ */
+async function saveNewTeams(summary: MatchSummary, run: ReturnType<typeof useCommand>['run']): Promise<void> {
+  await loadTeams();
+  for (const side of ['A', 'B'] as const) {
+    const team = side === 'A' ? summary.teamA : summary.teamB;
+    if (!team || savedTeams.value.some((entry) => entry.name.toLowerCase() === team.name.toLowerCase()))
+      continue;
+    const logo = summary.logos[side];
+    const stored = logo?.state === 'stored' && logo.src?.startsWith('/media/') ? logo.src : undefined;
+    await run('save_team', {
+      name: team.name,
+      ...(team.tag ? { tag: team.tag } : {}),
+      ...(stored ? { logo: stored } : {}),
+    });
+  }
+  await loadTeams();
+}
+
+/** The saved lineup of a team of the match (by its name), as the versus scene shows it. */
+function SavedLineup({ name }: { name: string }) {
+  const team = savedTeams.value.find((entry) => entry.name.toLowerCase() === name.trim().toLowerCase());
+  if (!team) return null;
+  const nameOf = (id: string) => savedPlayers.value.find((player) => player.id === id)?.name ?? id;
+  return (
+    <p class="small muted" data-saved-lineup>
+      Saved team · lineup: {team.lineup.map(nameOf).join(', ') || 'none yet'}
+      {team.coach ? ` · coach ${nameOf(team.coach)}` : ''}
+    </p>
+  );
+}
+
 function TeamFields(props: {
   side: Side;
   draft: TeamDraft;
@@ -79,7 +128,9 @@ function TeamFields(props: {
             value={draft.name}
             maxLength={64}
             required
-            onInput={(e) => set({ name: e.currentTarget.value })}
+            list="saved-teams"
+            data-team-search={side}
+            onInput={(e) => set(fromSavedTeam(e.currentTarget.value))}
           />
         </Field>
         <Field label={`${label} tag`}>
@@ -92,6 +143,7 @@ function TeamFields(props: {
           />
         </Field>
       </div>
+      <SavedLineup name={draft.name} />
       <Field label={`${label} logo URL`}>
         <input
           type="text"
@@ -153,15 +205,23 @@ function Teams({ summary }: { summary: MatchSummary }) {
   };
   return (
     <Card title="Teams" hook="teams" wide>
+      <datalist id="saved-teams">
+        {savedTeams.value.map((team) => (
+          <option key={team.id} value={team.name}>
+            {team.tag ?? ''}
+          </option>
+        ))}
+      </datalist>
       <form
         class="teams"
-        onSubmit={(event) => {
+        onSubmit={async (event) => {
           event.preventDefault();
-          void save.run('set_teams', {
+          const answer = await save.run('set_teams', {
             teamA: teamPayload(d.A),
             teamB: teamPayload(d.B),
             ...(d.bo ? { boFormat: d.bo } : {}),
           });
+          if (answer.ok) await saveNewTeams(answer.result, save.run);
         }}
       >
         <TeamFields
@@ -422,6 +482,10 @@ function Series({ summary }: { summary: MatchSummary }) {
 
 export function MatchView() {
   const summary = match.value;
+  // The saved teams the team names offer (the Teams & players view keeps them).
+  useEffect(() => {
+    void loadTeams();
+  }, []);
   if (!summary) return <p class="empty">Waiting for the server…</p>;
   return (
     <div class="grid">

@@ -8,12 +8,15 @@ import { mediaUrl } from '../../protocol/media.ts';
 import type { Side } from '../common/broadcast.ts';
 import { initialsOf, seriesMapHooks, teams } from '../common/broadcast.ts';
 import { FitText } from '../common/fit-text.tsx';
+import { Flag } from '../common/flag.tsx';
+import { PlayerPhoto } from '../common/player-photo.tsx';
 import { SafeImage } from '../common/safe-image.tsx';
 import { branding, match } from '../common/store.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
 import { SPONSOR_ROTATION_MS, useRotation } from '../hud/corner-panels.tsx';
 import type { MapStatus } from '../hud/top-bar.tsx';
 import { mapStatuses, mapsOnAir } from '../hud/top-bar.tsx';
+import { LINEUPS } from './lineups.ts';
 
 type Scene = Static<typeof SceneSchemaType>;
 
@@ -33,13 +36,27 @@ function EventLine() {
 
 function VersusTeam({ side }: { side: Side }) {
   const team = teams.value[side];
+  const lineup = LINEUPS[side].value;
   return (
-    <div class={`vs-team vs-team--${side}`}>
+    <div class={`vs-team vs-team--${side}${lineup.length > 0 ? ' vs-team--lineup' : ''}`}>
       <TeamLogo side={side} name={team.name} logo={team.logo} size="lg" />
       <FitText class="vs-team__name" data-team={side} text={team.name} min={0.5} />
       <span class="vs-team__score" data-series-score={side}>
         {String(team.seriesScore)}
       </span>
+      {lineup.length > 0 ? (
+        <ol class="vs-lineup" data-lineup={side}>
+          {lineup.map((player) => (
+            <li key={player.id} class="vs-player" data-lineup-player={player.id}>
+              <PlayerPhoto photo={player.photo} name={player.name} class="vs-player__photo" />
+              <span class="vs-player__name">
+                <Flag code={player.country} class="vs-player__flag" />
+                <FitText class="vs-player__nick" data-player-name text={player.name} min={0.6} />
+              </span>
+            </li>
+          ))}
+        </ol>
+      ) : null}
     </div>
   );
 }
