@@ -204,7 +204,12 @@ export const vetoSessionMachine = setup({
       ({ system }) => system.get(SYSTEM_ID.vetoReveal),
       ({ system, event }) => {
         const shown: VetoStep[] | null = system.get(SYSTEM_ID.match)?.getSnapshot().context.veto ?? null;
-        return { type: 'veto.reveal.vetoReplaced', sameSteps: sameSteps(shown, newVetoOf(event)) };
+        const steps = newVetoOf(event);
+        return {
+          type: 'veto.reveal.vetoReplaced',
+          sameSteps: sameSteps(shown, steps),
+          waits: steps !== null,
+        };
       },
     ),
     syncMatchVeto: sendTo(

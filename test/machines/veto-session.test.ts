@@ -473,10 +473,9 @@ describe('vetoSessionMachine, a session that replaces another', () => {
     const shown = matchSummaryOf(system.snapshots());
     expect(shown.veto?.revealed).toBe(2);
     system.session.send(START_BO3);
-    // The new session starts hidden in progressive mode; the operator reveals its first step.
+    // The live session shows each step as it is played (issue 33).
     system.session.send({ type: 'veto.select', map: 'de_mirage' });
-    expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(0);
-    reveal.send({ type: 'veto.reveal.instant', total: 1 });
+    expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(1);
     system.session.send({ type: 'veto.cancel' });
     // The finished veto shows as any veto does: there is no session left to cancel.
     expect(system.match.getSnapshot().context).toEqual({ ...finished, beforeSession: null });
@@ -543,7 +542,9 @@ describe('vetoSessionMachine, the reveal follows the session', () => {
     const system = start();
     const reveal = system.root.system.get(SYSTEM_ID.vetoReveal) as ActorRefFrom<typeof vetoRevealMachine>;
     system.session.send(SET_BO3);
-    reveal.send({ type: 'veto.reveal.progressive', total: 7 });
+    // A veto set whole waits (issue 33): progressive, nothing shown until revealed.
+    expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(0);
+    reveal.send({ type: 'veto.reveal.all', total: 7 });
     reveal.send({ type: 'veto.reveal.prev', total: 7 });
     expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(6);
     // The same veto set again (a second press): what is on air stays.
@@ -586,7 +587,9 @@ describe('vetoSessionMachine, the reveal follows the session', () => {
 
   it('while a new session is played, the series of before is not shown, even in instant mode', () => {
     const system = start();
+    const reveal = system.root.system.get(SYSTEM_ID.vetoReveal) as ActorRefFrom<typeof vetoRevealMachine>;
     system.session.send(SET_BO3);
+    reveal.send({ type: 'veto.reveal.instant', total: 7 });
     expect(matchSummaryOf(system.snapshots()).maps.every((entry) => entry.revealed)).toBe(true);
     system.session.send(START_BO3);
     // The match keeps the old maps for veto_cancel; none of them is this veto's.

@@ -28,7 +28,8 @@ describe('WebSocket protocol', () => {
       expect(hello.snapshot.state).toEqual((await get(server, '/api/state')).body.state);
       expect(hello.snapshot.match).toEqual((await get(server, '/api/match')).body.match);
       expect(hello.snapshot.veto).toEqual({ active: false });
-      expect(hello.snapshot.reveal).toEqual({ revealed: 3, total: 3, instant: true });
+      // A veto set whole waits to be revealed (docs/api.md).
+      expect(hello.snapshot.reveal).toEqual({ revealed: 0, total: 3, instant: false });
       client.close();
     }
   });
