@@ -1,4 +1,6 @@
 import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
+import type { ImportPlan, MatchInput } from './match.machine.ts';
+import { planImport } from './match.machine.ts';
 import { SYSTEM_ID } from './system-ids.ts';
 import type { BoFormat, Side, Team, VetoStep } from './veto-rules.ts';
 import { explainPool, explainSteps, nextStep, remainingMaps, sameSteps, stepOrder } from './veto-rules.ts';
@@ -43,7 +45,15 @@ export interface ImportRequest {
 }
 
 export type ImportOutcome =
-  | { requestId: string; ok: true; imported: ImportedVeto; applied: boolean; shown: boolean }
+  | {
+      requestId: string;
+      ok: true;
+      imported: ImportedVeto;
+      applied: boolean;
+      shown: boolean;
+      /** What applying it changes (or, with apply false, would change), from the match before it. */
+      plan: ImportPlan;
+    }
   | { requestId: string; ok: false; error: { code: string; message: string } };
 
 export interface VetoSessionContext extends VetoSessionInput {
@@ -148,10 +158,13 @@ export const vetoSessionMachine = setup({
     rememberImport: assign({
       importing: ({ event }) => (event.type === 'veto.import' ? event.request : null),
     }),
-    recordImport: assign(({ context, event }) => {
+    // Reads the match before the apply (sendTo is delivered after this transition): the plan is what
+    // the match actor's applyVeto computes from the same match.
+    recordImport: assign(({ context, event, system }) => {
       const request = context.importing;
       if (!request) return {};
       const imported = (event as unknown as { output: ImportedVeto }).output;
+      const plan = planImport(matchOf(system), imported);
       return {
         importing: null,
         lastImport: {
@@ -160,6 +173,7 @@ export const vetoSessionMachine = setup({
           imported,
           applied: request.apply,
           shown: request.show,
+          plan,
         },
       };
     }),
@@ -203,8 +217,8 @@ export const vetoSessionMachine = setup({
     replaceRevealedVeto: sendTo(
       ({ system }) => system.get(SYSTEM_ID.vetoReveal),
       ({ system, event }) => {
-        const shown: VetoStep[] | null = system.get(SYSTEM_ID.match)?.getSnapshot().context.veto ?? null;
-        const steps = newVetoOf(event);
+        const shown: VetoStep[] | null = matchOf(system).veto;
+        const steps = newVetoOf(event, matchOf(system));
         return {
           type: 'veto.reveal.vetoReplaced',
           sameSteps: sameSteps(shown, steps),
@@ -231,7 +245,7 @@ export const vetoSessionMachine = setup({
           return { type: 'match.veto.apply', steps, boFormat, teamA, teamB };
         }
         const { steps, boFormat, teamA, teamB } = (event as unknown as { output: ImportedVeto }).output;
-        return { type: 'match.veto.apply', steps, boFormat, teamA, teamB };
+        return { type: 'match.veto.apply', steps, boFormat, teamA, teamB, imported: true };
       },
     ),
     resetMatchVeto: sendTo(({ system }) => system.get(SYSTEM_ID.match), { type: 'match.veto.reset' }),
@@ -323,11 +337,18 @@ export const vetoSessionMachine = setup({
   },
 });
 
-/** The veto an event puts on the HUD: veto_set's steps, an import's, none for reset_veto. */
-function newVetoOf(event: { type: string }): VetoStep[] | null {
+type MatchShown = Pick<MatchInput, 'teamA' | 'teamB' | 'maps' | 'veto'>;
+const NO_MATCH: MatchShown = { teamA: null, teamB: null, maps: [], veto: null };
+
+/** The match as it is now (before a veto this transition sends it); none when run without one. */
+const matchOf = (system: { get(id: string): { getSnapshot(): { context: unknown } } | undefined }) =>
+  (system.get(SYSTEM_ID.match)?.getSnapshot().context as MatchShown | undefined) ?? NO_MATCH;
+
+/** The veto an event puts on the HUD: veto_set's steps, an import's as the match applies it, none for reset_veto. */
+function newVetoOf(event: { type: string }, match: MatchShown): VetoStep[] | null {
   if (event.type === 'veto.set') return (event as Extract<VetoSessionEvent, { type: 'veto.set' }>).steps;
   if (event.type === 'xstate.done.actor.matchImport')
-    return (event as unknown as { output: ImportedVeto }).output.steps;
+    return planImport(match, (event as unknown as { output: ImportedVeto }).output).steps;
   return null;
 }
 

@@ -5,7 +5,7 @@
 import { otherSide } from '../../machines/game-sides.ts';
 import type { ColorPreset } from '../../machines/host.machine.ts';
 import { mapLabel } from '../../machines/map-names.ts';
-import type { SeriesMap } from '../../machines/match.machine.ts';
+import type { ImportPlan, SeriesMap } from '../../machines/match.machine.ts';
 import { obsStatusOf } from '../../machines/obs-connection.machine.ts';
 import { observerStatusOf } from '../../machines/observer.machine.ts';
 import { panelVisibility } from '../../machines/panel.machine.ts';
@@ -23,15 +23,15 @@ import type {
   StorageStatus,
   VetoStatus,
 } from '../protocol/answers.ts';
+import type { ImportChanges } from '../protocol/history.ts';
 import type { ObserverView } from '../protocol/observer.ts';
 import { PANELS } from '../protocol/panels.ts';
 import type { Snapshot } from '../protocol/websocket.ts';
 import type { ActorKey, SnapshotOf, Snapshots } from './hud-system.ts';
 
-export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
-
 /** A part of the HUD state, as the contract names it (a command's `stateKeys`). */
 export type { HudStateKey } from '../protocol/commands.ts';
+export type { HudState, MapView, MatchSummary, RevealView, StepView, VetoStatus };
 
 /** The name a team goes by on the HUD; "Team A" / "Team B" until the teams are set. */
 export const teamName = (team: Team | null, side: Side) => team?.name ?? `Team ${side}`;
@@ -265,5 +265,30 @@ export function snapshotViewOf(hub: {
     production: productionOf(snapshots),
     observer: observerViewOf(snapshots.observer),
     statsPlayer: statsPlayerOf(snapshots),
+  };
+}
+
+/** What an import changes on the match (or would, with apply false), from the plan the match applies. */
+export function importChangesOf(plan: ImportPlan): ImportChanges {
+  const lostAt = new Set(plan.lost.map(({ index }) => index));
+  return {
+    teamA: plan.teamA,
+    teamB: plan.teamB,
+    teamsKept: plan.teamsKept,
+    swapped: plan.swapped,
+    maps: plan.maps.map((entry, index) => ({
+      number: index + 1,
+      map: entry.map,
+      label: mapLabel(entry.map),
+      keepsResult: !lostAt.has(index) && (entry.finished || entry.scoreA + entry.scoreB > 0),
+    })),
+    lostResults: plan.lost.map(({ index, entry }) => ({
+      number: index + 1,
+      map: entry.map,
+      label: mapLabel(entry.map),
+      scoreA: entry.scoreA,
+      scoreB: entry.scoreB,
+      finished: entry.finished,
+    })),
   };
 }

@@ -23,6 +23,7 @@ import {
   VetoStatusSchema,
 } from './answers.ts';
 import { GamePlayerSchema, GameSideSchema } from './game.ts';
+import { HistoryEntrySchema, HistorySchema, ImportChangesSchema } from './history.ts';
 import { NetconAddressSchema, OBSERVER_LOOP_CONTRACTS, ObserverViewSchema } from './observer.ts';
 import {
   BoFormatSchema,
@@ -227,6 +228,7 @@ export const COMMAND_CONTRACTS = {
         matchTime: Type.Optional(Type.String({ description: 'When the match starts, ISO 8601 in UTC' })),
         applied: Type.Boolean({ description: 'The veto was set on the match' }),
         shown: Type.Boolean({ description: 'The veto panel was opened' }),
+        changes: ImportChangesSchema,
       },
       strict,
     ),

@@ -7,7 +7,7 @@ import { resolveImportTarget } from '../../import/import-target.ts';
 import type { ErrorCode } from '../../protocol/errors.ts';
 import { conflict, ERROR_STATUS, invalidPayload, ServiceError } from '../../protocol/errors.ts';
 import { vetoSettings } from '../../settings/settings.ts';
-import { revealOf, stepView, vetoStatusOf } from '../views.ts';
+import { importChangesOf, revealOf, stepView, vetoStatusOf } from '../views.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
 
@@ -68,6 +68,7 @@ const importMatchVeto = defineCommand('import_match_veto', {
       ...(matchTime ? { matchTime } : {}),
       applied: outcome.applied,
       shown: outcome.shown,
+      changes: importChangesOf(outcome.plan),
     };
   },
 });

@@ -363,6 +363,7 @@ describe('import_match_veto from HLTV over the API', () => {
           matchTime: page.matchTime,
           applied: true,
           shown: false,
+          changes: expect.objectContaining({ teamsKept: false, lostResults: [] }),
         },
       });
       expect(source.requests.map((request) => request.path)).toEqual([page.path]);
@@ -442,6 +443,7 @@ describe('import_match_veto from FACEIT over the API', () => {
           matchTime: room.matchTime,
           applied: true,
           shown: false,
+          changes: expect.objectContaining({ teamsKept: false, lostResults: [] }),
         },
       });
       const requested = source.requests.map((request) => request.path);
