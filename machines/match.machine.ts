@@ -97,7 +97,9 @@ export type MatchEvent =
   /** The logo fetch stored the logo at `logo` in the media store: the pages load `src`. */
   | { type: 'match.logo.stored'; logo: string; src: string }
   /** The logo fetch could not store the logo at `logo`: the pages show the initials. */
-  | { type: 'match.logo.failed'; logo: string; reason: string };
+  | { type: 'match.logo.failed'; logo: string; reason: string }
+  /** Undo or redo puts an earlier match back (machines/history.machine.ts); the logo statuses follow it. */
+  | { type: 'match.restore'; state: Partial<Omit<MatchInput, 'logos'>> };
 
 /** Why a map result cannot be stored, or null when it can. A missing slot is the caller's 409. */
 export function explainMapResult(context: MatchInput, result: MapResult): string | null {
@@ -358,6 +360,7 @@ export const matchMachine = setup({
       enqueue.stopChild(logoFetchId(event.logo));
     }),
     clearVeto: assign({ veto: null, maps: [], beforeSession: null }),
+    restoreMatch: assign(({ event }) => (event.type === 'match.restore' ? event.state : {})),
     swapSides: assign({ teamASide: ({ context }) => otherSide(context.teamASide) }),
     setSides: assign({
       teamASide: ({ context, event }) =>
@@ -381,6 +384,8 @@ export const matchMachine = setup({
     'match.sides.set': { guard: 'isOtherSide', actions: 'setSides' },
     'match.logo.stored': { guard: 'isFetchingLogo', actions: 'settleLogo' },
     'match.logo.failed': { guard: 'isFetchingLogo', actions: 'settleLogo' },
+    // Through standing, which moves on to vetoLive when the match put back holds a session's backup.
+    'match.restore': { target: '.standing', actions: ['restoreMatch', 'followLogos'] },
   },
   states: {
     standing: {

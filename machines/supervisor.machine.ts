@@ -1,6 +1,8 @@
 import type { AnyStateMachine, InputFrom } from 'xstate';
 import { setup } from 'xstate';
 import { gameMachine } from './game.machine.ts';
+import type { HistoryInput } from './history.machine.ts';
+import { historyMachine } from './history.machine.ts';
 import type { HostInput } from './host.machine.ts';
 import { hostMachine } from './host.machine.ts';
 import type { MatchInput } from './match.machine.ts';
@@ -36,6 +38,8 @@ export interface HudInput {
   obs: ObsSettings;
   /** The automatic observer's settings and the game console's address. */
   observer: ObserverInput;
+  /** The crew's undo history of the match and the veto. */
+  history: HistoryInput;
   /** When the actors start (ms since the epoch): a saved panel timer that has run out starts hidden. */
   now: number;
 }
@@ -76,6 +80,7 @@ export const ACTORS = {
     subscriptionActive: context.host.subscriptionActive,
   })),
   game: actor(gameMachine, 'game', (context) => ({ receiving: context.host.gameReceiving })),
+  history: actor(historyMachine, 'history', (context) => context.history),
 } as const satisfies Record<SubsystemKey, ActorDescriptor>;
 
 /** The machine behind each actor that is not a panel. */

@@ -15,6 +15,7 @@ const SUBSYSTEM_ID = {
   obs: 'obs',
   observer: 'observer',
   game: 'game',
+  history: 'history',
 } as const;
 
 type PanelSystemIds = { [P in Panel as P['id']]: P['systemId'] };

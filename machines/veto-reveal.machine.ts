@@ -37,7 +37,9 @@ export type VetoRevealEvent =
    * stay. `waits`: a whole veto arrives (veto_set, an applied import) and waits in progressive mode
    * with nothing revealed; reset_veto clears the veto and leaves the mode as it was.
    */
-  | { type: 'veto.reveal.vetoReplaced'; sameSteps: boolean; waits: boolean };
+  | { type: 'veto.reveal.vetoReplaced'; sameSteps: boolean; waits: boolean }
+  /** Undo or redo puts an earlier reveal back (machines/history.machine.ts). */
+  | { type: 'veto.reveal.restore'; reveal: Partial<VetoRevealInput> };
 
 /** The step count an event carries; the session's start, end and cancel carry none. */
 const totalOf = (event: VetoRevealEvent) => ('total' in event ? event.total : 0);
@@ -83,6 +85,7 @@ export const vetoRevealMachine = setup({
     // A step played again after an undo is a new step: in progressive mode it waits to be revealed.
     forgetRemovedSteps: assign(({ event }) => ({ revealed: totalOf(event) })),
     hideAll: assign({ revealed: 0 }),
+    restoreReveal: assign(({ event }) => (event.type === 'veto.reveal.restore' ? event.reveal : {})),
     markInstant: assign({ instant: true }),
     // Progressive mode starts from what is on screen.
     markProgressive: assign(({ context, event }) => ({
@@ -124,6 +127,8 @@ export const vetoRevealMachine = setup({
       target: '.progressive',
       actions: 'restoreBeforeSession',
     },
+    // Through progressive, which moves on to instant when the reveal put back is instant.
+    'veto.reveal.restore': { target: '.progressive', actions: 'restoreReveal' },
     'veto.reveal.vetoReplaced': {
       guard: 'changesReveal',
       target: '.progressive',

@@ -1,4 +1,6 @@
 import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
+import type { UndoableState } from './history.machine.ts';
+import { undoableStateOf } from './history.machine.ts';
 import type { ImportPlan, MatchInput } from './match.machine.ts';
 import { planImport } from './match.machine.ts';
 import { SYSTEM_ID } from './system-ids.ts';
@@ -53,6 +55,8 @@ export type ImportOutcome =
       shown: boolean;
       /** What applying it changes (or, with apply false, would change), from the match before it. */
       plan: ImportPlan;
+      /** The match, session and reveal before it: what undo brings back (the command records it). */
+      before: UndoableState;
     }
   | { requestId: string; ok: false; error: { code: string; message: string } };
 
@@ -68,7 +72,9 @@ export type VetoSessionEvent =
   | { type: 'veto.cancel' }
   | { type: 'veto.set'; boFormat: BoFormat; teamA: Team; teamB: Team; steps: VetoStep[] }
   | { type: 'veto.reset' }
-  | { type: 'veto.import'; request: ImportRequest };
+  | { type: 'veto.import'; request: ImportRequest }
+  /** Undo or redo puts an earlier session (or none) back (machines/history.machine.ts). */
+  | { type: 'veto.restore'; session: VetoSession | null };
 
 /** Why a map cannot be played now, or null when it can. */
 export function explainSelection(session: VetoSession | null, map: string): string | null {
@@ -155,6 +161,9 @@ export const vetoSessionMachine = setup({
       session: ({ context: { session } }) => session && { ...session, steps: stepsAfterUndo(session.steps) },
     }),
     endSession: assign({ session: null }),
+    restoreSession: assign({
+      session: ({ event }) => (event.type === 'veto.restore' ? event.session : null),
+    }),
     rememberImport: assign({
       importing: ({ event }) => (event.type === 'veto.import' ? event.request : null),
     }),
@@ -165,6 +174,7 @@ export const vetoSessionMachine = setup({
       if (!request) return {};
       const imported = (event as unknown as { output: ImportedVeto }).output;
       const plan = planImport(matchOf(system), imported);
+      const before = undoableStateOf(system);
       return {
         importing: null,
         lastImport: {
@@ -174,6 +184,7 @@ export const vetoSessionMachine = setup({
           applied: request.apply,
           shown: request.show,
           plan,
+          before,
         },
       };
     }),
@@ -269,6 +280,8 @@ export const vetoSessionMachine = setup({
           target: '.none',
           actions: ['endSession', 'replaceRevealedVeto', 'applyMatchVeto'],
         },
+        // Through none, which moves on to active (and complete) when a session is put back.
+        'veto.restore': { target: '.none', actions: 'restoreSession' },
         'veto.reset': {
           target: '.none',
           actions: ['endSession', 'replaceRevealedVeto', 'resetMatchVeto'],
@@ -358,4 +371,11 @@ function describeFailure(error: unknown): { code: string; message: string } {
     return { code: String(error.code), message: String(error.message) };
   }
   return { code: 'upstream_error', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** How an applied import reads in the undo history: "Import: NaVi vs FaZe (replaced 2 results)". */
+export function importLabel(plan: ImportPlan): string {
+  const lost = plan.lost.length;
+  const replaced = lost === 0 ? '' : ` (replaced ${lost} result${lost === 1 ? '' : 's'})`;
+  return `Import: ${plan.teamA.name} vs ${plan.teamB.name}${replaced}`;
 }

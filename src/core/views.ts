@@ -3,6 +3,7 @@
  * snapshots are never serialised.
  */
 import { otherSide } from '../../machines/game-sides.ts';
+import type { HistoryInput } from '../../machines/history.machine.ts';
 import type { ColorPreset } from '../../machines/host.machine.ts';
 import { mapLabel } from '../../machines/map-names.ts';
 import type { ImportPlan, SeriesMap } from '../../machines/match.machine.ts';
@@ -53,6 +54,8 @@ export const HUD_STATE_SOURCES: readonly ActorKey[] = [
   'obs',
   // The sides of team A and team B.
   'match',
+  // The undo history's labels.
+  'history',
 ];
 
 export function hudStateOf(
@@ -75,6 +78,10 @@ export function hudStateOf(
         : { teamA: teamASide, teamB: otherSide(teamASide) },
     gameReceiving: snapshots.host.context.gameReceiving,
     storage,
+    history:
+      before && before.snapshots.history === snapshots.history
+        ? before.state.history
+        : historyOf(snapshots.history.context),
   };
   // Panel flags stay absent until a command or the overlay has told them (the overlay window's is
   // always there: closed until opened).
@@ -85,6 +92,12 @@ export function hudStateOf(
     else if (visible !== undefined) state[stateKey] = visible;
   }
   return state;
+}
+
+/** The undo history as clients see it: what was done and when, without the states kept to restore. */
+export function historyOf({ undo, redo }: HistoryInput): HudState['history'] {
+  const entry = ({ label, at }: { label: string; at: string }) => ({ label, at });
+  return { undo: undo.map(entry), redo: redo.map(entry) };
 }
 
 export const stepView = (step: VetoStep): StepView => ({

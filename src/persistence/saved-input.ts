@@ -2,6 +2,7 @@
  * The one mapping between the saved document and the machines, both ways: the input the actors
  * start from (a saved state, or the defaults), and the saved state of the running actors.
  */
+import { HISTORY_DEFAULTS } from '../../machines/history.machine.ts';
 import type { HostInput } from '../../machines/host.machine.ts';
 import { MATCH_DEFAULTS } from '../../machines/match.machine.ts';
 import type { ObsSettings } from '../../machines/obs-connection.machine.ts';
@@ -71,6 +72,7 @@ export function hudInputFrom(
       netcon: { ...(netconOverride ?? saved?.observer?.netcon ?? OBSERVER_DEFAULTS.netcon) },
       pinned: saved?.observer?.pinned ?? null,
     },
+    history: saved?.history ?? HISTORY_DEFAULTS,
     now,
   };
 }
@@ -152,6 +154,7 @@ export function savedStateBuilder(
       panels: panels as SavedState['panels'],
       production: snapshots.production.context,
       observer: observer.part,
+      history: snapshots.history.context,
     };
   };
 }
@@ -172,6 +175,7 @@ const SAVED_FROM: SavedFrom = {
   sceneWindow: ({ context }) => [context],
   production: ({ context }) => [context],
   observer: ({ context }) => [context.settings, context.netcon, context.strategy.pinned],
+  history: ({ context }) => [context],
   ...(Object.fromEntries(PANEL_IDS.map((id) => [id, (snapshot: unknown) => [snapshot]])) as SavedFrom),
 };
 

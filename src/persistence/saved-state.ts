@@ -4,6 +4,7 @@
  */
 import type { Static, TOptional } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
+import type { HistoryInput } from '../../machines/history.machine.ts';
 import type { HostInput } from '../../machines/host.machine.ts';
 import type { MatchInput } from '../../machines/match.machine.ts';
 import type { ObsSettings } from '../../machines/obs-connection.machine.ts';
@@ -127,6 +128,25 @@ const Observer = Type.Object({
   pinned: Type.Optional(Type.Union([CutStrategySchema, Type.Null()])),
 });
 
+/** One change of the crew's undo history, with the fields it touched as they were (undo) or are (redo). */
+const HistoryRecord = Type.Object({
+  label: Type.String({ maxLength: 300 }),
+  at: Type.String({ maxLength: 40 }),
+  state: Type.Object({
+    match: Type.Partial(
+      Type.Composite([Type.Omit(Match, ['logos', 'teamASide']), Type.Object({ teamASide: GameSideSchema })]),
+    ),
+    session: Type.Optional(VetoSession.properties.session),
+    reveal: Type.Partial(
+      Type.Composite([
+        RevealSetting,
+        Type.Object({ beforeSession: Type.Union([RevealSetting, Type.Null()]) }),
+      ]),
+    ),
+  }),
+});
+const History = Type.Object({ undo: Type.Array(HistoryRecord), redo: Type.Array(HistoryRecord) });
+
 export const SavedStateSchema = Type.Object({
   version: Type.Literal(SAVED_STATE_VERSION),
   savedAt: Type.String(),
@@ -152,6 +172,8 @@ export const SavedStateSchema = Type.Object({
   production: Production,
   // Absent in files from before the observer actor: its settings then come from production.smartObserver.
   observer: Type.Optional(Observer),
+  // The undo history (issue 33); absent in files from before it: none.
+  history: Type.Optional(History),
 });
 
 export type SavedState = Static<typeof SavedStateSchema>;
@@ -172,6 +194,7 @@ agree<Same<Required<SavedState['match']>, MatchInput>>();
 agree<Same<SavedState['vetoSession'], VetoSessionInput>>();
 agree<Same<Required<SavedState['vetoReveal']>, VetoRevealInput>>();
 agree<Same<SavedState['sceneWindow'], SceneWindowInput>>();
+agree<Same<Required<SavedState>['history'], HistoryInput>>();
 agree<Same<Required<NonNullable<SavedState['panels']['stats']>>, PanelInput>>();
 agree<Same<Omit<SavedState['production'], 'smartObserver'>, ProductionInput>>();
 agree<Same<Required<SavedState>['observer'], ObserverInput>>();

@@ -23,7 +23,7 @@ import {
   VetoStatusSchema,
 } from './answers.ts';
 import { GamePlayerSchema, GameSideSchema } from './game.ts';
-import { HistoryEntrySchema, HistorySchema, ImportChangesSchema } from './history.ts';
+import { HistoryEntrySchema, ImportChangesSchema } from './history.ts';
 import { NetconAddressSchema, OBSERVER_LOOP_CONTRACTS, ObserverViewSchema } from './observer.ts';
 import {
   BoFormatSchema,
@@ -356,6 +356,21 @@ export const COMMAND_CONTRACTS = {
     stateKeys: [],
     payload: Type.Object({ format: TeamFormatSchema }, strict),
     result: MatchSummarySchema,
+  }),
+  undo: contract({
+    description:
+      'Takes back the last change of the match or the veto (teams, swap, event name, format, import, reset, veto_set, map results), in one revision; 409 when there is nothing to undo.',
+    needsMainWindow: true,
+    stateKeys: ['history'],
+    payload: null,
+    result: Type.Object({ undone: HistoryEntrySchema }, strict),
+  }),
+  redo: contract({
+    description: 'Makes again the last change undone, in one revision; 409 when there is nothing to redo.',
+    needsMainWindow: true,
+    stateKeys: ['history'],
+    payload: null,
+    result: Type.Object({ redone: HistoryEntrySchema }, strict),
   }),
 
   show_sen_scene: contract({

@@ -4,10 +4,11 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
+import { HISTORY_BOUND } from '../../machines/vocabulary.ts';
 import { strict, TeamSchema } from './schemas.ts';
 
 /** How many changes the history keeps each way (undo and redo): the oldest goes first. */
-export const HISTORY_LIMIT = 30;
+export const HISTORY_LIMIT = HISTORY_BOUND;
 
 export const HistoryEntrySchema = Type.Object(
   {

@@ -65,7 +65,7 @@ describe('HTTP transport', () => {
       ]),
     );
     // The spec's commands and this project's (the radar panel's three, the observer's, its closed loop's three …).
-    expect(ids).toHaveLength(44);
+    expect(ids).toHaveLength(46);
     const byId = Object.fromEntries(body.actions.map((action: { id: string }) => [action.id, action]));
     expect(byId.toggle_scoreboard).toMatchObject({ needsMainWindow: false, payload: null });
     expect(byId.veto_select.needsMainWindow).toBe(true);

@@ -15,7 +15,12 @@ import type { vetoRevealMachine } from '../../machines/veto-reveal.machine.ts';
 import { REVEAL_DEFAULTS } from '../../machines/veto-reveal.machine.ts';
 import type { BoFormat, Side, Team } from '../../machines/veto-rules.ts';
 import { POOL_SIZE } from '../../machines/veto-rules.ts';
-import type { ImportedVeto, ImportRequest, VetoSessionEvent } from '../../machines/veto-session.machine.ts';
+import type {
+  ImportedVeto,
+  ImportRequest,
+  VetoSessionContext,
+  VetoSessionEvent,
+} from '../../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../../machines/veto-session.machine.ts';
 import type { ActorKey, Snapshots } from '../../src/core/hud-system.ts';
 import { ACTOR_KEYS } from '../../src/core/hud-system.ts';
@@ -88,11 +93,21 @@ const IMPORTED: ImportedVeto = {
 };
 const IMPORT_AND_SHOW: VetoSessionEvent = {
   type: 'veto.import',
-  request: { requestId: 'import-1', url: 'https://www.hltv.org/matches/2370001/x', apply: true, show: true },
+  request: {
+    requestId: 'import-1',
+    url: 'https://www.hltv.org/matches/2370001/x',
+    apply: true,
+    show: true,
+  },
 };
 const IMPORT_READ_ONLY: VetoSessionEvent = {
   type: 'veto.import',
-  request: { requestId: 'import-2', platformMatchId: '1-abc', apply: false, show: false },
+  request: {
+    requestId: 'import-2',
+    platformMatchId: '1-abc',
+    apply: false,
+    show: false,
+  },
 };
 const IMPORT_DONE: DoneEvent = { type: 'xstate.done.actor.matchImport', output: IMPORTED };
 const IMPORT_FAILED: ErrorEvent = {
@@ -136,6 +151,14 @@ function describeModelEvent(event: ModelEvent): string {
   }
 }
 
+/** A veto session's context without what an import read from the other actors. */
+function withoutReadings(context: VetoSessionContext) {
+  const last = context.lastImport;
+  if (!last?.ok) return context;
+  const { plan: _plan, before: _before, ...rest } = last;
+  return { ...context, lastImport: rest };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The system under test: the real supervisor, with the importer played by the test.
 
@@ -161,6 +184,7 @@ function hudInput(): HudInput {
     production: structuredClone(PRODUCTION_DEFAULTS),
     obs: { ...defaultObsSettings, enabled: false },
     observer: structuredClone(OBSERVER_DEFAULTS),
+    history: { undo: [], redo: [] },
     now: Date.now(),
   };
 }
@@ -322,7 +346,9 @@ function walker(): Walker<SessionSnapshot, ModelEvent> {
     check: (expected) => {
       const actual = (system as System).session.getSnapshot();
       expect(actual.value).toEqual(expected.value);
-      expect(actual.context).toEqual(expected.context);
+      // An import's plan and the state before it are read from the match and the reveal, which the
+      // model walks without: they are checked in test/core/commands/import-over-desk.test.ts.
+      expect(withoutReadings(actual.context)).toEqual(withoutReadings(expected.context));
       expectSystemAsSpecified(system as System, oracle);
       // import_match_veto with show true opens the veto panel, and only then.
       expect((system as System).vetoPanel.getSnapshot().matches('shown')).toBe(shownImports > 0);

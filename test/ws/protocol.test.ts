@@ -115,7 +115,8 @@ describe('WebSocket protocol', () => {
     const result = await client.waitFor((m) => m.type === 'result');
     const events = client.received.filter((m) => m.type === 'event');
     expect(new Set(events.map((e) => e.revision))).toEqual(new Set([1]));
-    expect(events.map((e) => e.event).sort()).toEqual(['match', 'veto.session']);
+    // The HUD state carries the undo history, which veto_start joined.
+    expect(events.map((e) => e.event).sort()).toEqual(['hud.state', 'match', 'veto.session']);
     expect(events.find((e) => e.event === 'veto.session').data).toEqual(result.result);
   });
 
