@@ -11,6 +11,7 @@ import { HudView } from './hud-view.tsx';
 import { MatchView } from './match-view.tsx';
 import { ObsView } from './obs-view.tsx';
 import { ObserverView } from './observer-view.tsx';
+import { ChangeToast } from './recent-changes.tsx';
 import { auth, signOut } from './session.ts';
 import { SignIn } from './sign-in.tsx';
 import { StatusBar } from './status-bar.tsx';
@@ -194,6 +195,7 @@ function Shell() {
         </div>
       </main>
       <HotkeyFeedback />
+      <ChangeToast />
     </div>
   );
 }
