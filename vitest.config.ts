@@ -39,6 +39,7 @@ const EDGE_FILES = [
   'test/persistence/persistence.test.ts',
   'test/persistence/revision-lease.test.ts',
   'test/persistence/start-up.test.ts',
+  'test/persistence/undo-history-kill.test.ts',
   'test/persistence/storage-failure.test.ts',
   'test/stats/player-stats-provider.test.ts',
 ];

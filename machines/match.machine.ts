@@ -5,7 +5,7 @@ import { otherSide } from './game-sides.ts';
 import type { LogoStatuses } from './team-logo.ts';
 import { LOGO_REASON_MAX_LENGTH, logoFetchChanges, logoFetchId, logoStatusesFor } from './team-logo.ts';
 import type { BoFormat, Side, Team, VetoStep } from './veto-rules.ts';
-import { seriesMapsOf } from './veto-rules.ts';
+import { otherSide as otherTeam, seriesMapsOf } from './veto-rules.ts';
 import type { TeamFormat } from './vocabulary.ts';
 
 export type { TeamFormat } from './vocabulary.ts';
@@ -80,7 +80,15 @@ export type MatchEvent =
     }
   | { type: 'match.veto.sessionProgress'; steps: VetoStep[]; complete: boolean }
   | { type: 'match.veto.sessionCancelled' }
-  | { type: 'match.veto.apply'; steps: VetoStep[]; boFormat: BoFormat; teamA?: Team; teamB?: Team }
+  /** `imported`: the veto comes from an import, applied by planImport's rules (the desk's teams kept). */
+  | {
+      type: 'match.veto.apply';
+      steps: VetoStep[];
+      boFormat: BoFormat;
+      teamA?: Team;
+      teamB?: Team;
+      imported?: boolean;
+    }
   | { type: 'match.veto.reset' }
   /** The teams change sides: the operator's swap, or half time and each overtime half in the game data. */
   | { type: 'match.sides.swap' }
@@ -89,7 +97,9 @@ export type MatchEvent =
   /** The logo fetch stored the logo at `logo` in the media store: the pages load `src`. */
   | { type: 'match.logo.stored'; logo: string; src: string }
   /** The logo fetch could not store the logo at `logo`: the pages show the initials. */
-  | { type: 'match.logo.failed'; logo: string; reason: string };
+  | { type: 'match.logo.failed'; logo: string; reason: string }
+  /** Undo or redo puts an earlier match back (machines/history.machine.ts); the logo statuses follow it. */
+  | { type: 'match.restore'; state: Partial<Omit<MatchInput, 'logos'>> };
 
 /** Why a map result cannot be stored, or null when it can. A missing slot is the caller's 409. */
 export function explainMapResult(context: MatchInput, result: MapResult): string | null {
@@ -146,6 +156,77 @@ function mapsFromVeto(
     if (kept && kept.map === step.map) return { ...kept, pickedBy };
     return { map: step.map, pickedBy, finished: false, scoreA: 0, scoreB: 0, winner: null };
   });
+}
+
+/** A map result worth keeping: finished, or with rounds played. */
+export const hasResult = (entry: SeriesMap) => entry.finished || entry.scoreA + entry.scoreB > 0;
+
+/** A team's name or tag as compared: case and spaces do not count. */
+const key = (text: string | undefined) => text?.toLowerCase().replace(/\s+/g, '') ?? '';
+
+/** The same team by name or by tag (an import's "NAVI" is the desk's "Natus Vincere", tag NAVI). */
+export function isSameTeamOf(desk: Team | null, incoming: Team): boolean {
+  if (!desk) return false;
+  const deskKeys = [key(desk.name), key(desk.tag)].filter((text) => text !== '');
+  const incomingKeys = [key(incoming.name), key(incoming.tag)].filter((text) => text !== '');
+  return incomingKeys.some((text) => deskKeys.includes(text));
+}
+
+/** What applying an imported veto does to the match: computed once, for the preview and the apply. */
+export interface ImportPlan {
+  teamA: Team;
+  teamB: Team;
+  boFormat: BoFormat;
+  /** The steps with their teams as the match holds them (flipped when the source lists B first). */
+  steps: VetoStep[];
+  maps: SeriesMap[];
+  /** The imported teams are the desk's: its A/B order, names, tags and logos stay. */
+  teamsKept: boolean;
+  /** The source lists the desk's team B first: the import was turned round to the desk's order. */
+  swapped: boolean;
+  /** Series maps with a result (finished, or rounds played) that the import replaces, by index. */
+  lost: Array<{ index: number; entry: SeriesMap }>;
+}
+
+/**
+ * The rule of an import over the desk (docs/import.md): when both imported teams are the current
+ * ones (by name or tag, either way round) the operator's teams stay as they are, in their A/B order
+ * with their tags and logos, and the steps follow that order; a series map that stays at the same
+ * place keeps its result. Otherwise the import's teams come in the source's order (a tag the desk
+ * gave a team of the same name kept) and every map starts from 0-0. `lost` lists what goes.
+ */
+export function planImport(
+  context: Pick<MatchInput, 'teamA' | 'teamB' | 'maps'>,
+  imported: { teamA: Team; teamB: Team; boFormat: BoFormat; steps: readonly VetoStep[] },
+): ImportPlan {
+  const { teamA, teamB } = context;
+  const straight = isSameTeamOf(teamA, imported.teamA) && isSameTeamOf(teamB, imported.teamB);
+  const swapped = !straight && isSameTeamOf(teamA, imported.teamB) && isSameTeamOf(teamB, imported.teamA);
+  const teamsKept = (straight || swapped) && teamA !== null && teamB !== null;
+  const steps = swapped
+    ? imported.steps.map((step) => (step.team ? { ...step, team: otherTeam(step.team) } : step))
+    : [...imported.steps];
+  const maps = mapsFromVeto(steps, context.maps, teamsKept);
+  const lost = context.maps.flatMap((entry, index) => {
+    const next = maps[index];
+    const kept =
+      next !== undefined &&
+      next.map === entry.map &&
+      next.scoreA === entry.scoreA &&
+      next.scoreB === entry.scoreB &&
+      next.finished === entry.finished;
+    return hasResult(entry) && !kept ? [{ index, entry }] : [];
+  });
+  return {
+    teamA: teamsKept && teamA ? teamA : (keepTag(imported.teamA, teamA) ?? imported.teamA),
+    teamB: teamsKept && teamB ? teamB : (keepTag(imported.teamB, teamB) ?? imported.teamB),
+    boFormat: imported.boFormat,
+    steps,
+    maps,
+    teamsKept,
+    swapped: teamsKept && swapped,
+    lost,
+  };
 }
 
 /**
@@ -230,6 +311,11 @@ export const matchMachine = setup({
     })),
     applyVeto: assign(({ context, event }) => {
       if (event.type !== 'match.veto.apply') return {};
+      if (event.imported && event.teamA && event.teamB) {
+        const plan = planImport(context, { ...event, teamA: event.teamA, teamB: event.teamB });
+        const { teamA, teamB, boFormat, steps, maps } = plan;
+        return { veto: steps, maps, boFormat, teamA, teamB, beforeSession: null };
+      }
       return {
         veto: event.steps,
         maps: mapsFromVeto(
@@ -274,6 +360,7 @@ export const matchMachine = setup({
       enqueue.stopChild(logoFetchId(event.logo));
     }),
     clearVeto: assign({ veto: null, maps: [], beforeSession: null }),
+    restoreMatch: assign(({ event }) => (event.type === 'match.restore' ? event.state : {})),
     swapSides: assign({ teamASide: ({ context }) => otherSide(context.teamASide) }),
     setSides: assign({
       teamASide: ({ context, event }) =>
@@ -297,6 +384,8 @@ export const matchMachine = setup({
     'match.sides.set': { guard: 'isOtherSide', actions: 'setSides' },
     'match.logo.stored': { guard: 'isFetchingLogo', actions: 'settleLogo' },
     'match.logo.failed': { guard: 'isFetchingLogo', actions: 'settleLogo' },
+    // Through standing, which moves on to vetoLive when the match put back holds a session's backup.
+    'match.restore': { target: '.standing', actions: ['restoreMatch', 'followLogos'] },
   },
   states: {
     standing: {

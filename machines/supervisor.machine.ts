@@ -2,6 +2,8 @@ import type { AnyStateMachine, InputFrom } from 'xstate';
 import { setup } from 'xstate';
 import { gameMachine } from './game.machine.ts';
 import { gameRecorderMachine } from './game-recorder.machine.ts';
+import type { HistoryInput } from './history.machine.ts';
+import { historyMachine } from './history.machine.ts';
 import type { HostInput } from './host.machine.ts';
 import { hostMachine } from './host.machine.ts';
 import type { MatchInput } from './match.machine.ts';
@@ -37,6 +39,8 @@ export interface HudInput {
   obs: ObsSettings;
   /** The automatic observer's settings and the game console's address. */
   observer: ObserverInput;
+  /** The crew's undo history of the match and the veto. */
+  history: HistoryInput;
   /** When the actors start (ms since the epoch): a saved panel timer that has run out starts hidden. */
   now: number;
 }
@@ -97,6 +101,8 @@ export const ACTORS = {
   }),
   // Nothing of it is saved: the recordings are files, listed again at start.
   recorder: actor(gameRecorderMachine, 'game-recorder', () => undefined, { hudState: false }),
+  // The crew's undo history: its labels are in the HUD state.
+  history: actor(historyMachine, 'history', (context) => context.history, { hudState: true }),
 } as const satisfies Record<SubsystemKey, ActorDescriptor>;
 
 /** The machine behind each actor that is not a panel. */

@@ -16,6 +16,7 @@ const SUBSYSTEM_ID = {
   observer: 'observer',
   game: 'game',
   recorder: 'recorder',
+  history: 'history',
 } as const;
 
 type PanelSystemIds = { [P in Panel as P['id']]: P['systemId'] };

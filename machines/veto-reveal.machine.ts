@@ -32,8 +32,14 @@ export type VetoRevealEvent =
   | { type: 'veto.reveal.sessionStarted'; replacesUnfinished: boolean }
   | { type: 'veto.reveal.stepsRemoved'; total: number }
   | { type: 'veto.reveal.sessionCancelled' }
-  /** `sameSteps`: the new veto is the one on the HUD again (the same import twice): its count stays. */
-  | { type: 'veto.reveal.vetoReplaced'; sameSteps: boolean };
+  /**
+   * `sameSteps`: the new veto is the one on the HUD again (the same import twice): its count and mode
+   * stay. `waits`: a whole veto arrives (veto_set, an applied import) and waits in progressive mode
+   * with nothing revealed; reset_veto clears the veto and leaves the mode as it was.
+   */
+  | { type: 'veto.reveal.vetoReplaced'; sameSteps: boolean; waits: boolean }
+  /** Undo or redo puts an earlier reveal back (machines/history.machine.ts). */
+  | { type: 'veto.reveal.restore'; reveal: Partial<VetoRevealInput> };
 
 /** The step count an event carries; the session's start, end and cancel carry none. */
 const totalOf = (event: VetoRevealEvent) => ('total' in event ? event.total : 0);
@@ -48,8 +54,10 @@ export function revealedCount(context: RevealSetting, total: number): number {
 /**
  * The veto reveal: instant mode shows each step as soon as it exists; progressive mode shows
  * steps one at a time as the operator reveals them. Stepping (next, prev, reset) while instant
- * switches to progressive, starting from what was on screen. Every new veto (a session, veto_set,
- * an applied import) starts with nothing revealed in progressive mode; the mode stays as it was.
+ * switches to progressive, starting from what was on screen. A whole veto that arrives at once
+ * (veto_set, an applied import) waits: progressive, nothing revealed, so nothing of it reaches air
+ * before the crew reveals it. A live session (veto_start) is instant: each step shows as it is
+ * played. reset_veto forgets the count and leaves the mode.
  */
 export const vetoRevealMachine = setup({
   types: {} as { context: VetoRevealInput; input: VetoRevealInput; events: VetoRevealEvent },
@@ -66,7 +74,9 @@ export const vetoRevealMachine = setup({
     // A replaced veto changes the reveal when a session's backup goes or an old count would carry over.
     changesReveal: ({ context, event }) =>
       context.beforeSession !== null ||
-      (event.type === 'veto.reveal.vetoReplaced' && !event.sameSteps && context.revealed > 0),
+      (event.type === 'veto.reveal.vetoReplaced' &&
+        !event.sameSteps &&
+        (context.revealed > 0 || (event.waits && context.instant))),
   },
   actions: {
     revealNext: assign(({ context, event }) => ({ revealed: revealedCount(context, totalOf(event)) + 1 })),
@@ -75,32 +85,41 @@ export const vetoRevealMachine = setup({
     // A step played again after an undo is a new step: in progressive mode it waits to be revealed.
     forgetRemovedSteps: assign(({ event }) => ({ revealed: totalOf(event) })),
     hideAll: assign({ revealed: 0 }),
+    restoreReveal: assign(({ event }) => (event.type === 'veto.reveal.restore' ? event.reveal : {})),
     markInstant: assign({ instant: true }),
     // Progressive mode starts from what is on screen.
     markProgressive: assign(({ context, event }) => ({
       instant: false,
       revealed: revealedCount(context, totalOf(event)),
     })),
-    // The new session starts with no steps, so nothing of the old veto's count carries over.
+    // The new session starts with no steps, so nothing of the old veto's count carries over; it is
+    // played live, so each step shows as it is made (instant). veto_cancel brings back the mode.
     openSession: assign(({ context, event }) => {
       const { instant, revealed, beforeSession } = context;
       const keepsOlder = event.type === 'veto.reveal.sessionStarted' && event.replacesUnfinished;
-      return { beforeSession: (keepsOlder ? beforeSession : null) ?? { instant, revealed }, revealed: 0 };
+      return {
+        beforeSession: (keepsOlder ? beforeSession : null) ?? { instant, revealed },
+        instant: true,
+        revealed: 0,
+      };
     }),
     restoreBeforeSession: assign(({ context }) => ({ ...context.beforeSession, beforeSession: null })),
     // A new veto starts from nothing revealed (all of it in instant mode): the mode is the crew's
     // choice and stays, the count belonged to the veto that left.
-    forgetReplacedVeto: assign(({ context, event }) => ({
-      beforeSession: null,
-      revealed: event.type === 'veto.reveal.vetoReplaced' && event.sameSteps ? context.revealed : 0,
-    })),
+    // The count belonged to the veto that left; a veto that arrives whole waits to be revealed, and
+    // the same veto again keeps what was shown of it.
+    forgetReplacedVeto: assign(({ context, event }) => {
+      if (event.type !== 'veto.reveal.vetoReplaced' || event.sameSteps) return { beforeSession: null };
+      return { beforeSession: null, revealed: 0, instant: event.waits ? false : context.instant };
+    }),
   },
 }).createMachine({
   id: 'vetoReveal',
   context: ({ input }) => input,
   initial: 'progressive',
   on: {
-    'veto.reveal.sessionStarted': { actions: 'openSession' },
+    // Through progressive, which moves on to instant (a live session shows each step as it is made).
+    'veto.reveal.sessionStarted': { target: '.progressive', actions: 'openSession' },
     'veto.reveal.stepsRemoved': { guard: 'revealsMoreThanThereAre', actions: 'forgetRemovedSteps' },
     // Through progressive, which moves on to instant when the restored reveal was instant.
     'veto.reveal.sessionCancelled': {
@@ -108,7 +127,13 @@ export const vetoRevealMachine = setup({
       target: '.progressive',
       actions: 'restoreBeforeSession',
     },
-    'veto.reveal.vetoReplaced': { guard: 'changesReveal', actions: 'forgetReplacedVeto' },
+    // Through progressive, which moves on to instant when the reveal put back is instant.
+    'veto.reveal.restore': { target: '.progressive', actions: 'restoreReveal' },
+    'veto.reveal.vetoReplaced': {
+      guard: 'changesReveal',
+      target: '.progressive',
+      actions: 'forgetReplacedVeto',
+    },
   },
   states: {
     progressive: {

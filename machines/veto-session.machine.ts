@@ -1,4 +1,8 @@
 import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
+import type { UndoableState } from './history.machine.ts';
+import { undoableStateOf } from './history.machine.ts';
+import type { ImportPlan, MatchInput } from './match.machine.ts';
+import { planImport } from './match.machine.ts';
 import { SYSTEM_ID } from './system-ids.ts';
 import type { BoFormat, Side, Team, VetoStep } from './veto-rules.ts';
 import { explainPool, explainSteps, nextStep, remainingMaps, sameSteps, stepOrder } from './veto-rules.ts';
@@ -43,7 +47,17 @@ export interface ImportRequest {
 }
 
 export type ImportOutcome =
-  | { requestId: string; ok: true; imported: ImportedVeto; applied: boolean; shown: boolean }
+  | {
+      requestId: string;
+      ok: true;
+      imported: ImportedVeto;
+      applied: boolean;
+      shown: boolean;
+      /** What applying it changes (or, with apply false, would change), from the match before it. */
+      plan: ImportPlan;
+      /** The match, session and reveal before it: what undo brings back (the command records it). */
+      before: UndoableState;
+    }
   | { requestId: string; ok: false; error: { code: string; message: string } };
 
 export interface VetoSessionContext extends VetoSessionInput {
@@ -58,7 +72,9 @@ export type VetoSessionEvent =
   | { type: 'veto.cancel' }
   | { type: 'veto.set'; boFormat: BoFormat; teamA: Team; teamB: Team; steps: VetoStep[] }
   | { type: 'veto.reset' }
-  | { type: 'veto.import'; request: ImportRequest };
+  | { type: 'veto.import'; request: ImportRequest }
+  /** Undo or redo puts an earlier session (or none) back (machines/history.machine.ts). */
+  | { type: 'veto.restore'; session: VetoSession | null };
 
 /** Why a map cannot be played now, or null when it can. */
 export function explainSelection(session: VetoSession | null, map: string): string | null {
@@ -145,13 +161,20 @@ export const vetoSessionMachine = setup({
       session: ({ context: { session } }) => session && { ...session, steps: stepsAfterUndo(session.steps) },
     }),
     endSession: assign({ session: null }),
+    restoreSession: assign({
+      session: ({ event }) => (event.type === 'veto.restore' ? event.session : null),
+    }),
     rememberImport: assign({
       importing: ({ event }) => (event.type === 'veto.import' ? event.request : null),
     }),
-    recordImport: assign(({ context, event }) => {
+    // Reads the match before the apply (sendTo is delivered after this transition): the plan is what
+    // the match actor's applyVeto computes from the same match.
+    recordImport: assign(({ context, event, system }) => {
       const request = context.importing;
       if (!request) return {};
       const imported = (event as unknown as { output: ImportedVeto }).output;
+      const plan = planImport(matchOf(system), imported);
+      const before = undoableStateOf(system);
       return {
         importing: null,
         lastImport: {
@@ -160,6 +183,8 @@ export const vetoSessionMachine = setup({
           imported,
           applied: request.apply,
           shown: request.show,
+          plan,
+          before,
         },
       };
     }),
@@ -203,8 +228,13 @@ export const vetoSessionMachine = setup({
     replaceRevealedVeto: sendTo(
       ({ system }) => system.get(SYSTEM_ID.vetoReveal),
       ({ system, event }) => {
-        const shown: VetoStep[] | null = system.get(SYSTEM_ID.match)?.getSnapshot().context.veto ?? null;
-        return { type: 'veto.reveal.vetoReplaced', sameSteps: sameSteps(shown, newVetoOf(event)) };
+        const shown: VetoStep[] | null = matchOf(system).veto;
+        const steps = newVetoOf(event, matchOf(system));
+        return {
+          type: 'veto.reveal.vetoReplaced',
+          sameSteps: sameSteps(shown, steps),
+          waits: steps !== null,
+        };
       },
     ),
     syncMatchVeto: sendTo(
@@ -226,7 +256,7 @@ export const vetoSessionMachine = setup({
           return { type: 'match.veto.apply', steps, boFormat, teamA, teamB };
         }
         const { steps, boFormat, teamA, teamB } = (event as unknown as { output: ImportedVeto }).output;
-        return { type: 'match.veto.apply', steps, boFormat, teamA, teamB };
+        return { type: 'match.veto.apply', steps, boFormat, teamA, teamB, imported: true };
       },
     ),
     resetMatchVeto: sendTo(({ system }) => system.get(SYSTEM_ID.match), { type: 'match.veto.reset' }),
@@ -250,6 +280,8 @@ export const vetoSessionMachine = setup({
           target: '.none',
           actions: ['endSession', 'replaceRevealedVeto', 'applyMatchVeto'],
         },
+        // Through none, which moves on to active (and complete) when a session is put back.
+        'veto.restore': { target: '.none', actions: 'restoreSession' },
         'veto.reset': {
           target: '.none',
           actions: ['endSession', 'replaceRevealedVeto', 'resetMatchVeto'],
@@ -318,11 +350,18 @@ export const vetoSessionMachine = setup({
   },
 });
 
-/** The veto an event puts on the HUD: veto_set's steps, an import's, none for reset_veto. */
-function newVetoOf(event: { type: string }): VetoStep[] | null {
+type MatchShown = Pick<MatchInput, 'teamA' | 'teamB' | 'maps' | 'veto'>;
+const NO_MATCH: MatchShown = { teamA: null, teamB: null, maps: [], veto: null };
+
+/** The match as it is now (before a veto this transition sends it); none when run without one. */
+const matchOf = (system: { get(id: string): { getSnapshot(): { context: unknown } } | undefined }) =>
+  (system.get(SYSTEM_ID.match)?.getSnapshot().context as MatchShown | undefined) ?? NO_MATCH;
+
+/** The veto an event puts on the HUD: veto_set's steps, an import's as the match applies it, none for reset_veto. */
+function newVetoOf(event: { type: string }, match: MatchShown): VetoStep[] | null {
   if (event.type === 'veto.set') return (event as Extract<VetoSessionEvent, { type: 'veto.set' }>).steps;
   if (event.type === 'xstate.done.actor.matchImport')
-    return (event as unknown as { output: ImportedVeto }).output.steps;
+    return planImport(match, (event as unknown as { output: ImportedVeto }).output).steps;
   return null;
 }
 
@@ -332,4 +371,11 @@ function describeFailure(error: unknown): { code: string; message: string } {
     return { code: String(error.code), message: String(error.message) };
   }
   return { code: 'upstream_error', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** How an applied import reads in the undo history: "Import: NaVi vs FaZe (replaced 2 results)". */
+export function importLabel(plan: ImportPlan): string {
+  const lost = plan.lost.length;
+  const replaced = lost === 0 ? '' : ` (replaced ${lost} result${lost === 1 ? '' : 's'})`;
+  return `Import: ${plan.teamA.name} vs ${plan.teamB.name}${replaced}`;
 }

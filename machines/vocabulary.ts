@@ -39,3 +39,6 @@ export const OBS_REASONS = [
   'closed',
 ] as const;
 export type ObsReason = (typeof OBS_REASONS)[number];
+
+/** How many changes of the match and the veto the undo history keeps each way (machines/history.machine.ts). */
+export const HISTORY_BOUND = 20;

@@ -213,13 +213,27 @@ async function main(argv: string[]): Promise<void> {
   // (stdout is a file or a journal then), which says where to get it instead.
   const operatorApp = process.stdout.isTTY
     ? server.signInUrl()
-    : `${server.applicationUrl}/  (sign-in address: hud-automation app-url)`;
+    : `${server.applicationUrl}/  (sign-in address: ${thisCli(['app-url', ...(values['data-dir'] ? ['--data-dir', dataDir] : [])])})`;
   // Before the announcement: whoever stops the server once it is ready finds the cache written.
   startedForCompileCache();
   process.stdout.write(`hud-automation ready\n  Operator app  ${operatorApp}\n${automation}${inspectorLine}`);
 }
 
 type Values = ReturnType<typeof parse>['values'];
+
+/**
+ * A command line of this very CLI, as it was started (node, its flags such as `--import tsx`, the
+ * script), so the banner names a command that works as printed: `hud-automation` is on the PATH only
+ * when the package is installed, not under `npm start`. Debugger flags are left out.
+ */
+function thisCli(args: readonly string[]): string {
+  const node = process.execArgv.filter((flag) => !flag.startsWith('--inspect'));
+  return [process.execPath, ...node, process.argv[1] ?? 'hud-automation', ...args].map(shellWord).join(' ');
+}
+
+/** A word a POSIX shell reads back as it is: quoted when it holds anything but plain characters. */
+const shellWord = (word: string) =>
+  /^[\w./:=@+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 
 const SOURCE_KEYS = ['faceitUrl', 'faceitDataApiUrl', 'hltvUrl', 'faceitKeyHost'] as const;
 

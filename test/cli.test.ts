@@ -133,9 +133,15 @@ describe('hud-automation app-url', () => {
     try {
       // Not a terminal (a service's log): the banner says where the sign-in address is, not its key.
       const printed = (await server.waitForOutput(/Operator app\s+(.+)/))[1];
-      expect(printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ {2}\(sign-in address: hud-automation app-url\)$/);
+      // Issue 33: the command it names works as printed (hud-automation is not on the PATH under npm start).
+      const named = /^(http:\/\/127\.0\.0\.1:\d+\/) {2}\(sign-in address: (.+ app-url --data-dir .+)\)$/.exec(
+        printed ?? '',
+      );
+      expect(named, printed).not.toBeNull();
+      const asPrinted = (await promisify(execFile)('sh', ['-c', named?.[2] ?? ''])).stdout.trim();
       const url = await cli('app-url', '--data-dir', dataDir);
-      expect(url.startsWith(`${printed?.split(' ')[0]}?key=`)).toBe(true);
+      expect(asPrinted).toBe(url);
+      expect(url.startsWith(`${named?.[1]}?key=`)).toBe(true);
       expect(server.output()).not.toContain(new URL(url).searchParams.get('key'));
       // The address works: it signs a browser in (303 to the app, with the session cookie).
       const signIn = await fetch(url, { redirect: 'manual' });

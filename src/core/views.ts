@@ -5,9 +5,10 @@
 
 import { recorderStatusOf } from '../../machines/game-recorder.machine.ts';
 import { otherSide } from '../../machines/game-sides.ts';
+import type { HistoryInput } from '../../machines/history.machine.ts';
 import type { ColorPreset } from '../../machines/host.machine.ts';
 import { mapLabel } from '../../machines/map-names.ts';
-import type { SeriesMap } from '../../machines/match.machine.ts';
+import type { ImportPlan, SeriesMap } from '../../machines/match.machine.ts';
 import { obsStatusOf } from '../../machines/obs-connection.machine.ts';
 import { observerStatusOf } from '../../machines/observer.machine.ts';
 import { panelVisibility } from '../../machines/panel.machine.ts';
@@ -28,6 +29,7 @@ import type {
   StorageStatus,
   VetoStatus,
 } from '../protocol/answers.ts';
+import type { ImportChanges } from '../protocol/history.ts';
 import type { ObserverView } from '../protocol/observer.ts';
 import { PANELS } from '../protocol/panels.ts';
 import type { RecorderView } from '../protocol/recorder.ts';
@@ -79,6 +81,10 @@ export function hudStateOf(
         : { teamA: teamASide, teamB: otherSide(teamASide) },
     gameReceiving: snapshots.host.context.gameReceiving,
     storage,
+    history:
+      before && before.snapshots.history === snapshots.history
+        ? before.state.history
+        : historyOf(snapshots.history.context),
   };
   // Panel flags stay absent until a command or the overlay has told them (the overlay window's is
   // always there: closed until opened).
@@ -89,6 +95,12 @@ export function hudStateOf(
     else if (visible !== undefined) state[stateKey] = visible;
   }
   return state;
+}
+
+/** The undo history as clients see it: what was done and when, without the states kept to restore. */
+export function historyOf({ undo, redo }: HistoryInput): HudState['history'] {
+  const entry = ({ label, at }: { label: string; at: string }) => ({ label, at });
+  return { undo: undo.map(entry), redo: redo.map(entry) };
 }
 
 export const stepView = (step: VetoStep): StepView => ({
@@ -265,4 +277,29 @@ export function observerViewOf(snapshot: SnapshotOf<'observer'>): ObserverView {
 /** The player the stats panel shows, with the figures of his provider. */
 export function statsPlayerOf({ stats: { context } }: Pick<Snapshots, 'stats'>): Snapshot['statsPlayer'] {
   return { player: context.player, durationMs: context.durationMs };
+}
+
+/** What an import changes on the match (or would, with apply false), from the plan the match applies. */
+export function importChangesOf(plan: ImportPlan): ImportChanges {
+  const lostAt = new Set(plan.lost.map(({ index }) => index));
+  return {
+    teamA: plan.teamA,
+    teamB: plan.teamB,
+    teamsKept: plan.teamsKept,
+    swapped: plan.swapped,
+    maps: plan.maps.map((entry, index) => ({
+      number: index + 1,
+      map: entry.map,
+      label: mapLabel(entry.map),
+      keepsResult: !lostAt.has(index) && (entry.finished || entry.scoreA + entry.scoreB > 0),
+    })),
+    lostResults: plan.lost.map(({ index, entry }) => ({
+      number: index + 1,
+      map: entry.map,
+      label: mapLabel(entry.map),
+      scoreA: entry.scoreA,
+      scoreB: entry.scoreB,
+      finished: entry.finished,
+    })),
+  };
 }

@@ -11,6 +11,7 @@
  */
 import type { Static, TOptional, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
+import { HISTORY_DEFAULTS } from '../../machines/history.machine.ts';
 import type { HostInput } from '../../machines/host.machine.ts';
 import { MATCH_DEFAULTS } from '../../machines/match.machine.ts';
 import type { ObsSettings } from '../../machines/obs-connection.machine.ts';
@@ -127,6 +128,49 @@ const MapFigures = Type.Object({
 
 const RevealSetting = Type.Object({ instant: Type.Boolean(), revealed: Type.Integer({ minimum: 0 }) });
 
+const Match = Type.Composite([
+  SeriesSetup,
+  Type.Object({
+    eventName: Type.String({ maxLength: 120 }),
+    teamFormat: TeamFormatSchema,
+    beforeSession: Type.Union([SeriesSetup, Type.Null()]),
+    // Absent in files from before game data: team A on CT.
+    teamASide: Type.Optional(GameSideSchema),
+    // Absent in files from before the logos were fetched: none known (each in use is fetched).
+    logos: Type.Optional(Type.Record(Type.String(), LogoStatusSchema)),
+  }),
+]);
+
+const VetoSession = Type.Object({
+  session: Type.Union([
+    Type.Object({
+      boFormat: BoFormatSchema,
+      firstBanner: SideSchema,
+      pool: Type.Array(Type.String()),
+      steps: Type.Array(Step),
+    }),
+    Type.Null(),
+  ]),
+});
+
+/** One change of the crew's undo history, with the fields it touched as they were (undo) or are (redo). */
+const HistoryRecord = Type.Object({
+  label: Type.String({ maxLength: 300 }),
+  at: Type.String({ maxLength: 40 }),
+  state: Type.Object({
+    match: Type.Partial(
+      Type.Composite([Type.Omit(Match, ['logos', 'teamASide']), Type.Object({ teamASide: GameSideSchema })]),
+    ),
+    session: Type.Optional(VetoSession.properties.session),
+    reveal: Type.Partial(
+      Type.Composite([
+        RevealSetting,
+        Type.Object({ beforeSession: Type.Union([RevealSetting, Type.Null()]) }),
+      ]),
+    ),
+  }),
+});
+
 const Panel = Type.Object({
   visible: Type.Union([Type.Boolean(), Type.Null()]),
   hideAt: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
@@ -173,18 +217,7 @@ export const SAVED_PARTS = {
     }),
   }),
   match: savedPart('match', {
-    schema: Type.Composite([
-      SeriesSetup,
-      Type.Object({
-        eventName: Type.String({ maxLength: 120 }),
-        teamFormat: TeamFormatSchema,
-        beforeSession: Type.Union([SeriesSetup, Type.Null()]),
-        // Absent in files from before game data: team A on CT.
-        teamASide: Type.Optional(GameSideSchema),
-        // Absent in files from before the logos were fetched: none known (each in use is fetched).
-        logos: Type.Optional(Type.Record(Type.String(), LogoStatusSchema)),
-      }),
-    ]),
+    schema: Match,
     sources: ['match'],
     from: ({ match }) => [match.context] as const,
     part: ([context]) => context,
@@ -192,17 +225,7 @@ export const SAVED_PARTS = {
       part ? { teamASide: MATCH_DEFAULTS.teamASide, logos: MATCH_DEFAULTS.logos, ...part } : MATCH_DEFAULTS,
   }),
   vetoSession: savedPart('vetoSession', {
-    schema: Type.Object({
-      session: Type.Union([
-        Type.Object({
-          boFormat: BoFormatSchema,
-          firstBanner: SideSchema,
-          pool: Type.Array(Type.String()),
-          steps: Type.Array(Step),
-        }),
-        Type.Null(),
-      ]),
-    }),
+    schema: VetoSession,
     sources: ['vetoSession'],
     from: ({ vetoSession }) => [vetoSession.context.session] as const,
     part: ([session]) => ({ session }),
@@ -261,7 +284,11 @@ export const SAVED_PARTS = {
     part: ([context]) => context,
     restore: (part) =>
       part
-        ? { sponsorOverlay: part.sponsorOverlay, eventBadge: part.eventBadge, cleanFeed: part.cleanFeed ?? null }
+        ? {
+            sponsorOverlay: part.sponsorOverlay,
+            eventBadge: part.eventBadge,
+            cleanFeed: part.cleanFeed ?? null,
+          }
         : PRODUCTION_DEFAULTS,
   }),
   observer: savedPart('observer', {
@@ -300,6 +327,14 @@ export const SAVED_PARTS = {
         pinned: part?.pinned ?? null,
       };
     },
+  }),
+  history: savedPart('history', {
+    // The crew's undo history (issue 33); absent in files from before it: none.
+    schema: Type.Optional(Type.Object({ undo: Type.Array(HistoryRecord), redo: Type.Array(HistoryRecord) })),
+    sources: ['history'],
+    from: ({ history }) => [history.context] as const,
+    part: ([context]) => context,
+    restore: (part) => part ?? HISTORY_DEFAULTS,
   }),
 };
 

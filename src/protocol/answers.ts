@@ -10,6 +10,7 @@ import type { Panel } from '../../machines/panels.ts';
 import { PANELS } from '../../machines/panels.ts';
 import { OBS_REASONS } from '../../machines/vocabulary.ts';
 import { GameSideSchema } from './game.ts';
+import { HistorySchema } from './history.ts';
 import {
   BoFormatSchema,
   LogoStatusSchema,
@@ -89,6 +90,7 @@ export const HudStateSchema = Type.Object(
     ),
     gameReceiving: Type.Boolean({ description: 'Game data (CS2 Game State Integration) arrives' }),
     storage: StorageStatusSchema,
+    history: HistorySchema,
   },
   { additionalProperties: false },
 );

@@ -24,6 +24,7 @@ import {
   VetoStatusSchema,
 } from './answers.ts';
 import { GamePlayerSchema, GameSideSchema } from './game.ts';
+import { HistoryEntrySchema, ImportChangesSchema } from './history.ts';
 import { NetconAddressSchema, OBSERVER_LOOP_CONTRACTS, ObserverViewSchema } from './observer.ts';
 import { RECORDER_CONTRACTS } from './recorder.ts';
 import {
@@ -240,6 +241,7 @@ export const COMMAND_CONTRACTS = {
         matchTime: Type.Optional(Type.String({ description: 'When the match starts, ISO 8601 in UTC' })),
         applied: Type.Boolean({ description: 'The veto was set on the match' }),
         shown: Type.Boolean({ description: 'The veto panel was opened' }),
+        changes: ImportChangesSchema,
       },
       strict,
     ),
@@ -367,6 +369,21 @@ export const COMMAND_CONTRACTS = {
     stateKeys: [],
     payload: Type.Object({ format: TeamFormatSchema }, strict),
     result: MatchSummarySchema,
+  }),
+  undo: contract({
+    description:
+      'Takes back the last change of the match or the veto (teams, swap, event name, format, import, reset, veto_set, map results), in one revision; 409 when there is nothing to undo.',
+    needsMainWindow: true,
+    stateKeys: ['history'],
+    payload: null,
+    result: Type.Object({ undone: HistoryEntrySchema }, strict),
+  }),
+  redo: contract({
+    description: 'Makes again the last change undone, in one revision; 409 when there is nothing to redo.',
+    needsMainWindow: true,
+    stateKeys: ['history'],
+    payload: null,
+    result: Type.Object({ redone: HistoryEntrySchema }, strict),
   }),
 
   show_sen_scene: contract({

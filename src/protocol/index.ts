@@ -10,6 +10,7 @@ export type { ErrorCode } from './errors.ts';
 export { ERROR_STATUS } from './errors.ts';
 export * from './game.ts';
 export * from './hotkeys.ts';
+export * from './history.ts';
 export * from './media.ts';
 export * from './observer.ts';
 export * from './panels.ts';

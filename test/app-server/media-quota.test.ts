@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { netnsSkipReason } from '../helpers/netns.ts';
 import type { RunningServer } from '../../src/server.ts';
-import { build, ok, tempDir } from '../helpers/build.ts';
+import { build, get, ok, tempDir } from '../helpers/build.ts';
 import { panelApi } from '../helpers/hud.ts';
 import { pngOf, settledLogo, startLogoServer } from '../helpers/logos.ts';
 
@@ -131,13 +131,20 @@ describe('the media quota', () => {
     );
     expect(await mediaOf(dataDir)).toEqual(named);
 
-    // The team's logo taken off: it is the one image nothing names, and it makes room.
+    // The team's logo taken off: the undo history still names it (undo puts it back on the team), so it
+    // stays and there is still no room (issue 33).
     await ok(server, 'set_teams', { teamA: { name: 'Vitality' }, teamB: { name: 'MOUZ' } });
+    expect(await upload(image(0x05))).toEqual(refusal(/4 in use/));
+    expect(await mediaOf(dataDir)).toEqual(named);
+    await ok(server, 'undo');
+    expect((await get(server, '/api/match')).body.match.teamA.logo).toBe(`/media/${teamLogo}`);
+    // The branding's radar image replaced by nothing: that one is named by nothing now, and makes room.
+    await settings({ branding: { radarImages: {} } });
     const fresh = await stored(image(0x05));
-    expect(await mediaOf(dataDir)).toEqual([eventLogo, sponsor, radar, fresh].sort());
+    expect(await mediaOf(dataDir)).toEqual([eventLogo, sponsor, teamLogo, fresh].sort());
     // And the new one, named by nothing either, makes room for the next.
     const next = await stored(image(0x06));
-    expect(await mediaOf(dataDir)).toEqual([eventLogo, sponsor, radar, next].sort());
+    expect(await mediaOf(dataDir)).toEqual([eventLogo, sponsor, teamLogo, next].sort());
     const served = await fetch(`${server.applicationUrl}/media/${eventLogo}`);
     expect(served.status).toBe(200);
   });

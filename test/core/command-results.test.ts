@@ -68,6 +68,8 @@ const RUNS: ReadonlyArray<readonly [AnyCommandName, unknown?]> = [
   ['set_teams', TEAMS],
   ['set_event_name', { name: 'Major' }],
   ['set_team_format', { format: '5v5' }],
+  ['undo'],
+  ['redo'],
   ['veto_status'],
   ['veto_start', { boFormat: 'bo1', teamA: TEAMS.teamA, teamB: TEAMS.teamB }],
   ['veto_select', { map: 'mirage' }],

@@ -35,6 +35,8 @@ export async function seriesInProgress(server: RunningServer, { roster = true } 
   await ok('set_event_name', { name: 'IEM Cologne 2026 · Playoffs' });
   await ok('set_teams', TEAMS);
   await ok('veto_set', { ...TEAMS, steps: BO3_ACTIVE_DUTY });
+  // A veto set whole waits to be revealed (docs/api.md): the crew has revealed it.
+  await ok('veto_reveal', { mode: 'all' });
   await ok('set_map_result', { map: 1, scoreA: 13, scoreB: 9, finished: true });
   await ok('set_map_result', { map: 2, scoreA: 7, scoreB: 5 });
   if (!roster) return;

@@ -65,8 +65,8 @@ describe('HTTP transport', () => {
       ]),
     );
     // The spec's commands and this project's (the radar panel's three, the observer's, its closed loop's three,
-    // clean feed and restore, record and replay's four, the teams and players' eight …).
-    expect(ids).toHaveLength(58);
+    // clean feed and restore, record and replay's four, the teams and players' eight, undo and redo …).
+    expect(ids).toHaveLength(60);
     const byId = Object.fromEntries(body.actions.map((action: { id: string }) => [action.id, action]));
     expect(byId.toggle_scoreboard).toMatchObject({ needsMainWindow: false, payload: null });
     expect(byId.veto_select.needsMainWindow).toBe(true);

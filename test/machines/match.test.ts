@@ -119,6 +119,8 @@ function describeModelEvent(event: MatchEvent): string {
       return `logo stored ${event.logo}`;
     case 'match.logo.failed':
       return `logo failed ${event.logo}`;
+    case 'match.restore':
+      return 'undo or redo';
   }
 }
 

@@ -21,11 +21,15 @@ const COMMANDS: VetoRevealCommand[] = [3, 1].flatMap((total) =>
   MODES.map((mode): VetoRevealCommand => ({ type: `veto.reveal.${mode}`, total })),
 );
 
-/** A whole veto replaces the one on the HUD (veto_set, an import): another one, or the same again. */
+/**
+ * A whole veto replaces the one on the HUD (veto_set, an import: it waits): another one, or the same
+ * again; or reset_veto clears it (nothing waits).
+ */
 type Replaced = Extract<VetoRevealEvent, { type: 'veto.reveal.vetoReplaced' }>;
 const REPLACED: Replaced[] = [
-  { type: 'veto.reveal.vetoReplaced', sameSteps: false },
-  { type: 'veto.reveal.vetoReplaced', sameSteps: true },
+  { type: 'veto.reveal.vetoReplaced', sameSteps: false, waits: true },
+  { type: 'veto.reveal.vetoReplaced', sameSteps: true, waits: true },
+  { type: 'veto.reveal.vetoReplaced', sameSteps: false, waits: false },
 ];
 type ModelEvent = VetoRevealCommand | Replaced;
 const EVENTS: ModelEvent[] = [...COMMANDS, ...REPLACED];
@@ -33,7 +37,9 @@ const EVENTS: ModelEvent[] = [...COMMANDS, ...REPLACED];
 const modeOf = (event: VetoRevealCommand) => event.type.replace('veto.reveal.', '') as Mode;
 const describeModelEvent = (event: ModelEvent) =>
   event.type === 'veto.reveal.vetoReplaced'
-    ? `replaced by ${event.sameSteps ? 'the same veto' : 'another veto'}`
+    ? event.waits
+      ? `replaced by ${event.sameSteps ? 'the same veto' : 'another veto'}`
+      : 'cleared'
     : `${modeOf(event)}/${event.total}`;
 
 /** How many steps the HUD shows after a command, from the spec: next shows one more, prev one less, … */
@@ -116,10 +122,12 @@ describe.each<[string, VetoRevealInput]>([
             const replaced = sent as Replaced;
             reveal.send(replaced);
             const after = reveal.getSnapshot().context;
-            // A new veto shows nothing (everything when instant); the same veto again as much as before.
-            const shown = replaced.sameSteps ? revealedCount(before, 7) : before.instant ? 7 : 0;
+            // A new veto waits: progressive, nothing shown; the same veto again shows as much as
+            // before; a cleared veto leaves the mode (the next one shows everything when instant).
+            const waits = replaced.waits && !replaced.sameSteps;
+            const shown = replaced.sameSteps ? revealedCount(before, 7) : waits || !before.instant ? 0 : 7;
             expect(revealedCount(after, 7), describeModelEvent(replaced)).toBe(shown);
-            expect(after.instant).toBe(before.instant);
+            expect(after.instant).toBe(waits ? false : before.instant);
             return;
           }
           const event = sent as VetoRevealCommand;
@@ -177,11 +185,11 @@ describe('vetoRevealMachine, the reveal as a veto grows and shrinks', () => {
 });
 
 describe('vetoRevealMachine, a manual veto session', () => {
-  it('a session starts hidden and veto_cancel brings back the reveal from before it, mode included', () => {
+  it('a session shows each step as it is played and veto_cancel brings back the reveal from before it, mode included', () => {
     const actor = startReveal({ instant: false, revealed: 2, beforeSession: null });
     actor.send({ type: 'veto.reveal.sessionStarted', replacesUnfinished: false });
-    expect(revealedCount(actor.getSnapshot().context, 1)).toBe(0);
-    actor.send({ type: 'veto.reveal.instant', total: 1 });
+    expect(actor.getSnapshot().matches('instant')).toBe(true);
+    expect(revealedCount(actor.getSnapshot().context, 1)).toBe(1);
     actor.send({ type: 'veto.reveal.sessionCancelled' });
     expect(actor.getSnapshot().context).toEqual({ instant: false, revealed: 2, beforeSession: null });
     expect(actor.getSnapshot().matches('progressive')).toBe(true);
@@ -203,6 +211,8 @@ describe('vetoRevealMachine, a manual veto session', () => {
     actor.send({ type: 'veto.reveal.next', total: 1 });
     actor.send({ type: 'veto.reveal.sessionStarted', replacesUnfinished: true });
     expect(actor.getSnapshot().context.beforeSession).toEqual({ instant: false, revealed: 5 });
+    // The crew turns the live session to step by step and reveals its one step.
+    actor.send({ type: 'veto.reveal.reset', total: 1 });
     actor.send({ type: 'veto.reveal.next', total: 1 });
     actor.send({ type: 'veto.reveal.sessionStarted', replacesUnfinished: false });
     expect(actor.getSnapshot().context.beforeSession).toEqual({ instant: false, revealed: 1 });
@@ -212,13 +222,13 @@ describe('vetoRevealMachine, a manual veto session', () => {
     const actor = startReveal({ instant: false, revealed: 5, beforeSession: null });
     actor.send({ type: 'veto.reveal.sessionStarted', replacesUnfinished: false });
     actor.send({ type: 'veto.reveal.next', total: 1 });
-    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false });
+    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false, waits: true });
     expect(actor.getSnapshot().context).toEqual({ instant: false, revealed: 0, beforeSession: null });
     const ended = actor.getSnapshot();
     actor.send({ type: 'veto.reveal.sessionCancelled' });
     expect(actor.getSnapshot()).toBe(ended);
     // Nothing to forget: the snapshot stays the same object (no revision, no save).
-    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false });
+    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false, waits: true });
     expect(actor.getSnapshot()).toBe(ended);
   });
 
@@ -226,18 +236,27 @@ describe('vetoRevealMachine, a manual veto session', () => {
   // with as many steps turned over as the veto before it.
   it('a new veto in progressive mode shows nothing until revealed; the same veto again keeps its count', () => {
     const actor = startReveal({ instant: false, revealed: 3, beforeSession: null });
-    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: true });
+    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: true, waits: true });
     expect(revealedCount(actor.getSnapshot().context, 7)).toBe(3);
-    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false });
+    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false, waits: true });
     expect(revealedCount(actor.getSnapshot().context, 7)).toBe(0);
     expect(actor.getSnapshot().matches('progressive')).toBe(true);
   });
 
-  it('a new veto in instant mode shows every step, and stays instant', () => {
+  // Issue 33: an import right after set-up put "MIRAGE NEXT · INFERNO · TRAIN" on air with the veto
+  // panel closed, because the default reveal is instant.
+  it('a new veto in instant mode waits too: progressive, nothing shown until revealed', () => {
     const actor = startReveal();
-    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false });
-    expect(actor.getSnapshot().matches('instant')).toBe(true);
-    expect(revealedCount(actor.getSnapshot().context, 7)).toBe(7);
+    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false, waits: true });
+    expect(actor.getSnapshot().matches('progressive')).toBe(true);
+    expect(revealedCount(actor.getSnapshot().context, 7)).toBe(0);
+  });
+
+  it('reset_veto leaves the mode: instant stays instant', () => {
+    const actor = startReveal();
+    const before = actor.getSnapshot();
+    actor.send({ type: 'veto.reveal.vetoReplaced', sameSteps: false, waits: false });
+    expect(actor.getSnapshot()).toBe(before);
   });
 
   // Regression: the stored count stayed above the steps after an undo, so the step played again

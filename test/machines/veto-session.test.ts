@@ -15,7 +15,12 @@ import type { vetoRevealMachine } from '../../machines/veto-reveal.machine.ts';
 import { REVEAL_DEFAULTS } from '../../machines/veto-reveal.machine.ts';
 import type { BoFormat, Side, Team } from '../../machines/veto-rules.ts';
 import { POOL_SIZE } from '../../machines/veto-rules.ts';
-import type { ImportedVeto, ImportRequest, VetoSessionEvent } from '../../machines/veto-session.machine.ts';
+import type {
+  ImportedVeto,
+  ImportRequest,
+  VetoSessionContext,
+  VetoSessionEvent,
+} from '../../machines/veto-session.machine.ts';
 import { vetoSessionMachine } from '../../machines/veto-session.machine.ts';
 import type { ActorKey, Snapshots } from '../../src/core/hud-system.ts';
 import { ACTOR_KEYS } from '../../src/core/hud-system.ts';
@@ -88,11 +93,21 @@ const IMPORTED: ImportedVeto = {
 };
 const IMPORT_AND_SHOW: VetoSessionEvent = {
   type: 'veto.import',
-  request: { requestId: 'import-1', url: 'https://www.hltv.org/matches/2370001/x', apply: true, show: true },
+  request: {
+    requestId: 'import-1',
+    url: 'https://www.hltv.org/matches/2370001/x',
+    apply: true,
+    show: true,
+  },
 };
 const IMPORT_READ_ONLY: VetoSessionEvent = {
   type: 'veto.import',
-  request: { requestId: 'import-2', platformMatchId: '1-abc', apply: false, show: false },
+  request: {
+    requestId: 'import-2',
+    platformMatchId: '1-abc',
+    apply: false,
+    show: false,
+  },
 };
 const IMPORT_DONE: DoneEvent = { type: 'xstate.done.actor.matchImport', output: IMPORTED };
 const IMPORT_FAILED: ErrorEvent = {
@@ -136,6 +151,14 @@ function describeModelEvent(event: ModelEvent): string {
   }
 }
 
+/** A veto session's context without what an import read from the other actors. */
+function withoutReadings(context: VetoSessionContext) {
+  const last = context.lastImport;
+  if (!last?.ok) return context;
+  const { plan: _plan, before: _before, ...rest } = last;
+  return { ...context, lastImport: rest };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The system under test: the real supervisor, with the importer played by the test.
 
@@ -161,6 +184,7 @@ function hudInput(): HudInput {
     production: structuredClone(PRODUCTION_DEFAULTS),
     obs: { ...defaultObsSettings, enabled: false },
     observer: structuredClone(OBSERVER_DEFAULTS),
+    history: { undo: [], redo: [] },
     now: Date.now(),
   };
 }
@@ -322,7 +346,9 @@ function walker(): Walker<SessionSnapshot, ModelEvent> {
     check: (expected) => {
       const actual = (system as System).session.getSnapshot();
       expect(actual.value).toEqual(expected.value);
-      expect(actual.context).toEqual(expected.context);
+      // An import's plan and the state before it are read from the match and the reveal, which the
+      // model walks without: they are checked in test/core/commands/import-over-desk.test.ts.
+      expect(withoutReadings(actual.context)).toEqual(withoutReadings(expected.context));
       expectSystemAsSpecified(system as System, oracle);
       // import_match_veto with show true opens the veto panel, and only then.
       expect((system as System).vetoPanel.getSnapshot().matches('shown')).toBe(shownImports > 0);
@@ -473,10 +499,9 @@ describe('vetoSessionMachine, a session that replaces another', () => {
     const shown = matchSummaryOf(system.snapshots());
     expect(shown.veto?.revealed).toBe(2);
     system.session.send(START_BO3);
-    // The new session starts hidden in progressive mode; the operator reveals its first step.
+    // The live session shows each step as it is played (issue 33).
     system.session.send({ type: 'veto.select', map: 'de_mirage' });
-    expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(0);
-    reveal.send({ type: 'veto.reveal.instant', total: 1 });
+    expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(1);
     system.session.send({ type: 'veto.cancel' });
     // The finished veto shows as any veto does: there is no session left to cancel.
     expect(system.match.getSnapshot().context).toEqual({ ...finished, beforeSession: null });
@@ -543,7 +568,9 @@ describe('vetoSessionMachine, the reveal follows the session', () => {
     const system = start();
     const reveal = system.root.system.get(SYSTEM_ID.vetoReveal) as ActorRefFrom<typeof vetoRevealMachine>;
     system.session.send(SET_BO3);
-    reveal.send({ type: 'veto.reveal.progressive', total: 7 });
+    // A veto set whole waits (issue 33): progressive, nothing shown until revealed.
+    expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(0);
+    reveal.send({ type: 'veto.reveal.all', total: 7 });
     reveal.send({ type: 'veto.reveal.prev', total: 7 });
     expect(matchSummaryOf(system.snapshots()).veto?.revealed).toBe(6);
     // The same veto set again (a second press): what is on air stays.
@@ -586,7 +613,9 @@ describe('vetoSessionMachine, the reveal follows the session', () => {
 
   it('while a new session is played, the series of before is not shown, even in instant mode', () => {
     const system = start();
+    const reveal = system.root.system.get(SYSTEM_ID.vetoReveal) as ActorRefFrom<typeof vetoRevealMachine>;
     system.session.send(SET_BO3);
+    reveal.send({ type: 'veto.reveal.instant', total: 7 });
     expect(matchSummaryOf(system.snapshots()).maps.every((entry) => entry.revealed)).toBe(true);
     system.session.send(START_BO3);
     // The match keeps the old maps for veto_cancel; none of them is this veto's.

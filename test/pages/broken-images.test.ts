@@ -7,12 +7,12 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page, ViewportSize } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { netnsSkipReason } from '../helpers/netns.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build, ok, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { panelApi, seriesInProgress, settled, TEAMS } from '../helpers/hud.ts';
 import { pngOf, settledLogo, startLogoServer, svgOf } from '../helpers/logos.ts';
+import { netnsSkipReason } from '../helpers/netns.ts';
 import { unusedPort } from '../import/source-server.ts';
 
 const SIZES: Array<[string, ViewportSize]> = [

@@ -64,7 +64,12 @@ describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
     await page.getByRole('alert').filter({ hasText: "a player's view" }).waitFor();
 
     await page.locator('[data-game-sides="CT-T"]').waitFor();
+    // Swapping turns the scoreboard round on air: it asks first (issue 33).
     await page.getByRole('button', { name: 'Swap sides' }).click();
+    await page
+      .getByRole('dialog', { name: 'Swap the sides on air?' })
+      .getByRole('button', { name: 'Swap on air' })
+      .click();
     await page.locator('[data-game-sides="T-CT"]').waitFor();
   });
 

@@ -98,6 +98,10 @@ describe.skipIf(!chromiumAvailable)('the Match view in Chromium', () => {
 
       // The swap keeps names, tags and logos, and is accepted as it is sent.
       await page.getByRole('button', { name: 'Swap team A and team B' }).click();
+      await page
+        .getByRole('dialog', { name: 'Swap team A and team B on air?' })
+        .getByRole('button', { name: 'Swap on air' })
+        .click();
       await page.locator('[data-match-title]', { hasText: 'Team Vitality' }).waitFor();
       await expect.poll(async () => (await get(server, '/api/match')).body.match.teamB.tag).toBe('NAVI');
 

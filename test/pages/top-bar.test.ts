@@ -106,6 +106,7 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
         name: 'StarLadder Budapest Major 2025 · Stage 3 · Upper bracket quarter-final · Day 2 of the playoffs',
       });
       await ok(server, 'veto_set', { boFormat: 'bo3', ...NAVI_NIP, steps: MIRAGE_FIRST });
+      await ok(server, 'veto_reveal', { mode: 'all' });
       await expect.poll(() => statuses(page)).toEqual(['next', 'upcoming', 'upcoming']);
       // Nothing is live yet: map 1 is next, and the word is nowhere on the bar.
       expect(await page.locator('[data-topbar]').innerText()).not.toMatch(/live/i);
@@ -148,6 +149,7 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
 
       // The same game on a series whose map 1 is Ancient: map 1 is live.
       await ok(server, 'veto_set', { boFormat: 'bo3', ...NAVI_NIP, steps: firstMap('ancient') });
+      await ok(server, 'veto_reveal', { mode: 'all' });
       await postAccepted(server, ancient);
       await expect.poll(() => statuses(page)).toEqual(['live', 'upcoming', 'upcoming']);
       // The live score went onto the series map: Natus Vincere 13, Ninjas In Pyjamas 4.
@@ -166,6 +168,7 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
     await ok(server, 'set_event_name', { name: 'IEM Cologne 2026' });
     // Team A plays CT in the capture (it has no team names): Natus Vincere wins the round by the defuse.
     await ok(server, 'veto_set', { boFormat: 'bo3', ...NAVI_NIP, steps: firstMap('dust2') });
+    await ok(server, 'veto_reveal', { mode: 'all' });
     const frames = ((await fixture(ROUND_SEQUENCE)) as Frame[]).map((frame) => toCs2(frame));
     const layout = (page: Page) =>
       page.evaluate(() => {
@@ -209,6 +212,7 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
     const server = await build({ gameReceivingTimeoutMs: 30_000 });
     const page = await overlay(server, { width: 1920, height: 1080 });
     await ok(server, 'veto_set', { boFormat: 'bo3', ...NAVI_NIP, steps: MIRAGE_FIRST });
+    await ok(server, 'veto_reveal', { mode: 'all' });
     // The capture: workshop Mirage, 33 rounds played (17:16), round 34 live.
     const mirage = toCs2(await fixture(WORKSHOP_MIRAGE));
     const overtime = page.locator('[data-topbar][data-game="live"] [data-overtime]');

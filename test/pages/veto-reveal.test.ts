@@ -94,7 +94,7 @@ describe.skipIf(!chromiumAvailable)('the veto reveal across the broadcast pages,
     }
   }
 
-  it('progressive: each page shows the revealed steps and maps only, step by step; instant asks first; a new veto starts hidden', async () => {
+  it('progressive: each page shows the revealed steps and maps only, step by step; instant asks first; a new veto starts hidden; a live one shows as played', async () => {
     const server = await build();
     const app = await operatorApp(server);
     const hud = await open(server, '/hud', FULL_HD);
@@ -190,13 +190,19 @@ describe.skipIf(!chromiumAvailable)('the veto reveal across the broadcast pages,
     await expect.poll(async () => (await onPage(recap)).maps).toEqual([]);
     expect((await onPage(versus)).text).not.toContain('train');
 
-    // A manual session in progressive mode: each step played waits face down until revealed.
+    // A live session (issue 33): each step shows as it is played.
     await ok(server, 'veto_start', { ...TEAMS, boFormat: 'bo1', mapPool: ['mirage', 'nuke', 'inferno'] });
+    await app.locator('[data-reveal-mode="instant"]').waitFor();
     await ok(server, 'veto_select', { map: 'nuke' });
-    await hud.locator('[data-veto-step="1"][data-revealed="false"]').waitFor();
-    expect((await onPage(hud)).text).not.toContain('nuke');
-    await app.locator('[data-reveal-action="next"]').click();
     await hud.locator('[data-veto-step="1"][data-revealed="true"][data-map="de_nuke"]').waitFor();
+    // The crew may still hold a live session's steps: step by step, and the next one waits face down.
+    await app.locator('[data-reveal-choose="progressive"]').click();
+    await app.locator('[data-reveal-mode="progressive"]').waitFor();
+    await ok(server, 'veto_select', { map: 'mirage' });
+    await hud.locator('[data-veto-step="2"][data-revealed="false"]').waitFor();
+    expect((await onPage(hud)).text).not.toContain('mirage');
+    await app.locator('[data-reveal-action="next"]').click();
+    await hud.locator('[data-veto-step="2"][data-revealed="true"][data-map="de_mirage"]').waitFor();
     // Five pages follow every step: longer than one page's test on a busy machine.
   }, 120_000);
 });

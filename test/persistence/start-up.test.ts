@@ -253,13 +253,14 @@ describe('start-up: records of changed parts', () => {
     first.child.kill('SIGKILL');
     await first.exited;
     const { records } = decodeRecords(await readFile(join(dataDir, JOURNAL_FILE)));
-    // One record per answered change, each holding only what it changed.
+    // One record per answered change, each holding only what it changed: a change of the match with
+    // the undo history's entry for it (issue 33).
     expect(records.map((bytes) => Object.keys(JSON.parse(bytes.toString('utf8')).parts))).toEqual([
-      ['match'],
-      ['match'],
+      ['match', 'history'],
+      ['match', 'history'],
       ['panels'],
       ['sceneWindow'],
-      ['match'],
+      ['match', 'history'],
     ]);
     const again = await startCli(serve(dataDir));
     const state = (await (await fetch(`${again.httpUrl}/api/state`)).json()) as Record<string, any>;

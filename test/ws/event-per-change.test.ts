@@ -25,21 +25,28 @@ async function eventsOf(client: TestSocket, run: () => Promise<unknown>, marker:
 }
 
 describe('events per change (over HTTP commands and the WebSocket)', () => {
-  it('a map result sends the match alone; the same result again sends nothing and keeps the revision', async () => {
+  it('a map result sends the match (and the HUD state with its undo history); the same result again sends nothing and keeps the revision', async () => {
     const server = await build();
     await command(server, 'veto_set', { boFormat: 'bo3', ...TEAMS, steps: BO3_ACTIVE_DUTY });
     const client = await connect(server.wsUrl);
     await client.next(); // hello
 
     const result = { map: 1, scoreA: 13, scoreB: 7 };
-    expect(await eventsOf(client, () => command(server, 'set_map_result', result), 'm1')).toEqual(['match']);
+    // The HUD state carries the undo history, which the change joined (docs/api.md, "Undo and redo").
+    expect(await eventsOf(client, () => command(server, 'set_map_result', result), 'm1')).toEqual([
+      'hud.state',
+      'match',
+    ]);
     const revision = (await command(server, 'get_match')).body.state.revision;
     expect(await eventsOf(client, () => command(server, 'set_map_result', result), 'm2')).toEqual([]);
     expect((await command(server, 'get_match')).body.state.revision).toBe(revision);
 
     // Renaming the teams changes the match; with no veto session running, its view does not change.
     const renamed = { teamA: { name: 'Alpha 2' }, teamB: { name: 'Bravo' } };
-    expect(await eventsOf(client, () => command(server, 'set_teams', renamed), 'm3')).toEqual(['match']);
+    expect(await eventsOf(client, () => command(server, 'set_teams', renamed), 'm3')).toEqual([
+      'hud.state',
+      'match',
+    ]);
 
     // With a session running, the session's view shows the teams: it changes with them.
     const started = eventsOf(
@@ -51,6 +58,7 @@ describe('events per change (over HTTP commands and the WebSocket)', () => {
     expect(await started).toContain('veto.session');
     const again = { teamA: { name: 'Alpha 3' }, teamB: { name: 'Bravo' } };
     expect(await eventsOf(client, () => command(server, 'set_teams', again), 'm5')).toEqual([
+      'hud.state',
       'match',
       'veto.session',
     ]);

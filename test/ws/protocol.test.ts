@@ -28,7 +28,8 @@ describe('WebSocket protocol', () => {
       expect(hello.snapshot.state).toEqual((await get(server, '/api/state')).body.state);
       expect(hello.snapshot.match).toEqual((await get(server, '/api/match')).body.match);
       expect(hello.snapshot.veto).toEqual({ active: false });
-      expect(hello.snapshot.reveal).toEqual({ revealed: 3, total: 3, instant: true });
+      // A veto set whole waits to be revealed (docs/api.md).
+      expect(hello.snapshot.reveal).toEqual({ revealed: 0, total: 3, instant: false });
       client.close();
     }
   });
@@ -114,7 +115,8 @@ describe('WebSocket protocol', () => {
     const result = await client.waitFor((m) => m.type === 'result');
     const events = client.received.filter((m) => m.type === 'event');
     expect(new Set(events.map((e) => e.revision))).toEqual(new Set([1]));
-    expect(events.map((e) => e.event).sort()).toEqual(['match', 'veto.session']);
+    // The HUD state carries the undo history, which veto_start joined.
+    expect(events.map((e) => e.event).sort()).toEqual(['hud.state', 'match', 'veto.session']);
     expect(events.find((e) => e.event === 'veto.session').data).toEqual(result.result);
   });
 

@@ -4,6 +4,7 @@ import { conflict, invalidPayload } from '../../protocol/errors.ts';
 import { matchSummaryOf } from '../views.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
+import { recorded } from './history.commands.ts';
 
 const summaryOf = ({ hub }: CommandContext) => matchSummaryOf(hub.snapshots());
 
@@ -43,7 +44,10 @@ const setTeams = defineCommand('set_teams', {
     const teamA = context.teams.teamForMatch(payload.teamA);
     const teamB = context.teams.teamForMatch(payload.teamB);
     const { boFormat } = payload;
-    context.hud.send('match', { type: 'match.teams.set', teamA, teamB, ...(boFormat ? { boFormat } : {}) });
+    const label = `Teams: ${teamA.name} vs ${teamB.name}${boFormat ? ` (${boFormat})` : ''}`;
+    recorded(context, label, () =>
+      context.hud.send('match', { type: 'match.teams.set', teamA, teamB, ...(boFormat ? { boFormat } : {}) }),
+    );
     return summaryOf(context);
   },
 });
@@ -54,21 +58,27 @@ const setMapResult = defineCommand('set_map_result', {
     const result = { index, scoreA, scoreB, ...(finished !== undefined ? { finished } : {}) };
     const problem = explainMapResult(context.hud.snapshot('match').context, result);
     if (problem) throw invalidPayload(problem);
-    context.hud.send('match', { type: 'match.mapResult.set', ...result });
+    const entry = context.hud.snapshot('match').context.maps[index];
+    const label = `Map ${index + 1}${entry ? ` ${mapLabel(entry.map)}` : ''}: ${scoreA}–${scoreB}${result.finished ? ', finished' : ''}`;
+    recorded(context, label, () => context.hud.send('match', { type: 'match.mapResult.set', ...result }));
     return summaryOf(context);
   },
 });
 
 const setEventName = defineCommand('set_event_name', {
   run: (context, { name }) => {
-    context.hud.send('match', { type: 'match.eventName.set', name });
+    recorded(context, name ? `Event name: ${name}` : 'Event name cleared', () =>
+      context.hud.send('match', { type: 'match.eventName.set', name }),
+    );
     return summaryOf(context);
   },
 });
 
 const setTeamFormat = defineCommand('set_team_format', {
   run: (context, { format }) => {
-    context.hud.send('match', { type: 'match.teamFormat.set', format });
+    recorded(context, `Team format: ${format}`, () =>
+      context.hud.send('match', { type: 'match.teamFormat.set', format }),
+    );
     return summaryOf(context);
   },
 });

@@ -4,6 +4,7 @@ import type { Check } from '../../protocol/compiled-check.ts';
 import { compiledCheck } from '../../protocol/compiled-check.ts';
 import type { AnyCommand } from './command.ts';
 import { gameCommands } from './game.commands.ts';
+import { historyCommands } from './history.commands.ts';
 import { hudCommands } from './hud.commands.ts';
 import { matchCommands } from './match.commands.ts';
 import { observerCommands } from './observer.commands.ts';
@@ -17,6 +18,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   ...hudCommands,
   ...vetoCommands,
   ...matchCommands,
+  ...historyCommands,
   ...productionCommands,
   ...gameCommands,
   ...observerCommands,

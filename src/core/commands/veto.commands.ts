@@ -2,14 +2,15 @@ import { waitFor } from 'xstate';
 import { normalizeMapName } from '../../../machines/map-names.ts';
 import type { VetoStep } from '../../../machines/veto-rules.ts';
 import { explainPool, explainSteps } from '../../../machines/veto-rules.ts';
-import { explainSelection, isSessionComplete } from '../../../machines/veto-session.machine.ts';
+import { explainSelection, importLabel, isSessionComplete } from '../../../machines/veto-session.machine.ts';
 import { resolveImportTarget } from '../../import/import-target.ts';
 import type { ErrorCode } from '../../protocol/errors.ts';
 import { conflict, ERROR_STATUS, invalidPayload, ServiceError } from '../../protocol/errors.ts';
 import { vetoSettings } from '../../settings/settings.ts';
-import { revealOf, stepView, vetoStatusOf } from '../views.ts';
+import { importChangesOf, revealOf, stepView, vetoStatusOf } from '../views.ts';
 import type { AnyCommand, CommandContext } from './command.ts';
 import { defineCommand } from './command.ts';
+import { recordChange, recorded } from './history.commands.ts';
 
 /** The longest an import may take before the service gives up on the actor (the importer's own budget is 20 s). */
 const IMPORT_DEADLINE_MS = 30_000;
@@ -39,6 +40,14 @@ const importMatchVeto = defineCommand('import_match_veto', {
         `an import is already running (${running.url ?? running.platformMatchId}): try again when it has finished`,
       );
     }
+    // An applied import is recorded in the undo history in the cascade that applies it (one
+    // revision): the veto session's snapshot is announced after the match and the reveal took it.
+    const recording = actor.subscribe((snapshot) => {
+      const outcome = snapshot.context.lastImport;
+      if (outcome?.requestId !== requestId) return;
+      recording.unsubscribe();
+      if (outcome.ok && outcome.applied) recordChange(hud, importLabel(outcome.plan), outcome.before);
+    });
     actor.send({
       type: 'veto.import',
       request: {
@@ -51,7 +60,7 @@ const importMatchVeto = defineCommand('import_match_veto', {
     });
     const done = await waitFor(actor, (snapshot) => snapshot.context.lastImport?.requestId === requestId, {
       timeout: IMPORT_DEADLINE_MS,
-    });
+    }).finally(() => recording.unsubscribe());
     const outcome = done.context.lastImport;
     if (!outcome) throw new ServiceError('upstream_timeout', 'the import did not finish');
     if (!outcome.ok) {
@@ -68,6 +77,7 @@ const importMatchVeto = defineCommand('import_match_veto', {
       ...(matchTime ? { matchTime } : {}),
       applied: outcome.applied,
       shown: outcome.shown,
+      changes: importChangesOf(outcome.plan),
     };
   },
 });
@@ -85,10 +95,11 @@ const vetoReveal = defineCommand('veto_reveal', {
 });
 
 const resetVeto = defineCommand('reset_veto', {
-  run: ({ hud }) => {
-    hud.send('vetoSession', { type: 'veto.reset' });
-    return { cleared: true };
-  },
+  run: (context) =>
+    recorded(context, 'Reset veto and maps', () => {
+      context.hud.send('vetoSession', { type: 'veto.reset' });
+      return { cleared: true as const };
+    }),
 });
 
 const vetoStart = defineCommand('veto_start', {
@@ -104,7 +115,10 @@ const vetoStart = defineCommand('veto_start', {
           : `the saved map pool (Veto > Map pool in the operator app): ${problem}; send a mapPool or change the saved pool`,
       );
     }
-    context.hud.send('vetoSession', { type: 'veto.start', boFormat, teamA, teamB, firstBanner, pool });
+    const label = `Veto started: ${teamA.name} vs ${teamB.name} (${boFormat})`;
+    recorded(context, label, () =>
+      context.hud.send('vetoSession', { type: 'veto.start', boFormat, teamA, teamB, firstBanner, pool }),
+    );
     return statusOf(context);
   },
 });
@@ -136,14 +150,14 @@ const vetoStatus = defineCommand('veto_status', {
 });
 
 const vetoCancel = defineCommand('veto_cancel', {
-  run: ({ hud }) => {
-    hud.send('vetoSession', { type: 'veto.cancel' });
+  run: (context) => {
+    recorded(context, 'Veto cancelled', () => context.hud.send('vetoSession', { type: 'veto.cancel' }));
     return { active: false };
   },
 });
 
 const vetoSet = defineCommand('veto_set', {
-  run: ({ hud }, { boFormat, teamA, teamB, steps: input }) => {
+  run: (context, { boFormat, teamA, teamB, steps: input }) => {
     const steps: VetoStep[] = input.map((step, i) => ({
       type: step.type,
       ...(step.team ? { team: step.team } : {}),
@@ -151,7 +165,9 @@ const vetoSet = defineCommand('veto_set', {
     }));
     const problem = explainSteps(boFormat, steps);
     if (problem) throw invalidPayload(problem);
-    hud.send('vetoSession', { type: 'veto.set', boFormat, teamA, teamB, steps });
+    recorded(context, `Veto set: ${teamA.name} vs ${teamB.name} (${boFormat})`, () =>
+      context.hud.send('vetoSession', { type: 'veto.set', boFormat, teamA, teamB, steps }),
+    );
     return { complete: true, steps: steps.map(stepView) };
   },
 });

@@ -208,9 +208,20 @@ export function SeriesMaps() {
   );
 }
 
+/**
+ * Whether the bar has anything true to say: the teams are set, or the game data plays. Before the
+ * match is set up a browser source loaded early shows nothing on air, never "Team A / Team B / Match".
+ */
+export const topBarOnAir = computed(
+  () => gameOn.value || (match.value?.teamA != null && match.value?.teamB != null),
+);
+
 export function TopBar() {
   const event = match.value?.eventName ?? '';
   const hasMaps = mapsOnAir.value.length > 0;
+  if (!topBarOnAir.value) {
+    return <header class="topbar" data-topbar data-panel="topbar" data-visible="false" hidden />;
+  }
   return (
     <header
       class="topbar"

@@ -12,6 +12,7 @@ import { LiveView } from './live-view.tsx';
 import { MatchView } from './match-view.tsx';
 import { ObsView } from './obs-view.tsx';
 import { ObserverView } from './observer-view.tsx';
+import { ChangeToast } from './recent-changes.tsx';
 import { auth, signOut } from './session.ts';
 import { SignIn } from './sign-in.tsx';
 import { StatusBar } from './status-bar.tsx';
@@ -27,8 +28,7 @@ interface View {
 
 const VIEWS: View[] = [
   // The show's own page comes first: it is what the operator sees after signing in.
-  // LAST CHANGES: mount RecentChanges (recent-changes.tsx) here: <LiveView lastChanges={<RecentChanges />} />.
-  { id: 'live', label: 'Live', component: () => <LiveView lastChanges={undefined} /> },
+  { id: 'live', label: 'Live', component: LiveView },
   { id: 'match', label: 'Match', component: MatchView },
   { id: 'veto', label: 'Veto', component: VetoView },
   { id: 'teams', label: 'Teams & players', component: TeamsView },
@@ -216,6 +216,7 @@ function Shell() {
         </div>
       </main>
       <HotkeyFeedback />
+      <ChangeToast />
     </div>
   );
 }

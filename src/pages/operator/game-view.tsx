@@ -10,7 +10,7 @@ import { gameLive, gameStatus, serverClockOffset } from '../common/game-store.ts
 import { match, panelStatus, recorder, state } from '../common/store.ts';
 import { useNow } from '../common/use-now.ts';
 import { request } from './api.ts';
-import { Card, CommandButton, CopyButton, ErrorText, Switch } from './ui.tsx';
+import { Card, CommandButton, ConfirmButton, CopyButton, ErrorText, Switch, useCommand } from './ui.tsx';
 
 const INSTALL_STATE = {
   current: 'installed and current',
@@ -276,9 +276,7 @@ function Sides() {
         The game's team names set the sides when they match team A and team B; otherwise the sides change at
         half time and at each overtime half.
       </p>
-      <CommandButton action="swap_sides" data-action="swap-sides">
-        Swap sides
-      </CommandButton>
+      <SwapSides sideA={sides.teamA} nameA={name('A')} nameB={name('B')} />
     </Card>
   );
 }
@@ -368,5 +366,26 @@ export function GameView() {
       <Sides />
       <Players />
     </div>
+  );
+}
+
+/** Swapping the sides turns the scoreboard round on air: it asks first, as everything irreversible on air does. */
+function SwapSides(props: { sideA: string; nameA: string; nameB: string }) {
+  const swap = useCommand();
+  const other = props.sideA === 'CT' ? 'T' : 'CT';
+  return (
+    <span class="command">
+      <ConfirmButton
+        label="Swap sides"
+        variant="plain"
+        busy={swap.busy.value}
+        hook={{ 'data-action': 'swap-sides' }}
+        question="Swap the sides on air?"
+        detail={`${props.nameA} shows on ${other} and ${props.nameB} on ${props.sideA} on every page now. The game data sets the sides again when its team names match. Undo takes it back.`}
+        confirmLabel="Swap on air"
+        onConfirm={() => void swap.run('swap_sides')}
+      />
+      <ErrorText message={swap.error.value} />
+    </span>
   );
 }

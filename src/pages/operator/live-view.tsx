@@ -4,12 +4,12 @@
  * and the keys. Set-up (match, branding, integrations) stays in its own views.
  */
 import { useSignal } from '@preact/signals';
-import type { ComponentChildren } from 'preact';
 import type { FeedRecord, LiveSwitch } from '../../protocol/index.ts';
 import { LIVE_SWITCHES, ObserverModeSchema, PANELS } from '../../protocol/index.ts';
 import { branding, match, observer, panelStatus, production, reveal, state } from '../common/store.ts';
 import { api } from './api.ts';
 import { keyOfSwitch, runSwitch, switchOn } from './hotkeys.ts';
+import { RecentChanges } from './recent-changes.tsx';
 import { Card, chosen, ErrorText, Field, literals, Switch, useCommand } from './ui.tsx';
 
 const OBSERVER_MODES = literals(ObserverModeSchema);
@@ -372,23 +372,7 @@ function Hotkeys() {
   );
 }
 
-/**
- * The last changes with Undo: a slot the undo history's component (`RecentChanges` of
- * recent-changes.tsx, another issue's) is mounted in; until then it says where undo lives.
- */
-function LastChanges({ children }: { children?: ComponentChildren }) {
-  return (
-    <Card title="Last changes" hook="last-changes">
-      <div data-slot="last-changes">
-        {children ?? (
-          <p class="muted small">Changes to the match and the veto will be listed here, with Undo.</p>
-        )}
-      </div>
-    </Card>
-  );
-}
-
-export function LiveView(props: { lastChanges?: ComponentChildren }) {
+export function LiveView() {
   if (!state.value) return <p class="empty">Waiting for the server…</p>;
   return (
     <div class="live">
@@ -398,8 +382,7 @@ export function LiveView(props: { lastChanges?: ComponentChildren }) {
       <Reveal />
       <Switches />
       <SmartObserver />
-      {/* LAST CHANGES: mount <RecentChanges /> (recent-changes.tsx) here as lastChanges. */}
-      <LastChanges>{props.lastChanges}</LastChanges>
+      <RecentChanges />
       <Hotkeys />
     </div>
   );

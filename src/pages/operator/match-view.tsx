@@ -10,6 +10,7 @@ import { SafeImage } from '../common/safe-image.tsx';
 import { match } from '../common/store.ts';
 import { api } from './api.ts';
 import { loadTeams, savedPlayers, savedTeams } from './teams-store.ts';
+import { RecentChanges } from './recent-changes.tsx';
 import { Card, ConfirmButton, chosen, ErrorText, Field, literals, useCommand, useDraft } from './ui.tsx';
 
 const BO_FORMATS = literals(BoFormatSchema);
@@ -233,14 +234,17 @@ function Teams({ summary }: { summary: MatchSummary }) {
           onUploadError={(message) => (upload.value = message)}
         />
         <div class="teams__swap">
-          <button
-            type="button"
-            class="btn btn--plain"
-            aria-label="Swap team A and team B"
-            aria-busy={swap.busy.value}
+          <ConfirmButton
+            label="⇄ Swap"
+            variant="plain"
+            ariaLabel="Swap team A and team B"
+            busy={swap.busy.value}
             disabled={!summary.teamA || !summary.teamB}
-            data-action="swap-teams"
-            onClick={() => {
+            hook={{ 'data-action': 'swap-teams' }}
+            question="Swap team A and team B on air?"
+            detail={`${summary.teamB?.name ?? 'Team B'} goes to the left and ${summary.teamA?.name ?? 'Team A'} to the right on every page now, with their tags, logos, picks and results. Undo takes it back.`}
+            confirmLabel="Swap on air"
+            onConfirm={() => {
               const { teamA, teamB } = summary;
               if (!teamA || !teamB) return;
               void swap.run('set_teams', {
@@ -249,9 +253,7 @@ function Teams({ summary }: { summary: MatchSummary }) {
                 ...(summary.boFormat ? { boFormat: summary.boFormat } : {}),
               });
             }}
-          >
-            ⇄ Swap
-          </button>
+          />
         </div>
         <TeamFields
           side="B"
@@ -492,6 +494,7 @@ export function MatchView() {
       <Teams summary={summary} />
       <EventAndFormat summary={summary} />
       <Series summary={summary} />
+      <RecentChanges />
     </div>
   );
 }

@@ -148,16 +148,23 @@ export function CommandButton<N extends CommandName>({
   );
 }
 
-/** A button that asks first, in a modal dialog (focus moves into it; Escape cancels). */
+/**
+ * The one confirm pattern of the app, for what is irreversible on air (swap, reset, an import over
+ * results, instant reveal with steps hidden): a button that asks first, in a modal dialog (focus
+ * moves into it; Escape cancels), naming what will change.
+ */
 export function ConfirmButton(props: {
-  label: string;
+  label: ComponentChildren;
   question: string;
   detail: string;
   confirmLabel: string;
   onConfirm: () => void;
-  variant?: 'danger' | 'plain';
+  variant?: 'danger' | 'plain' | 'primary';
   small?: boolean;
   hook?: Record<string, string>;
+  ariaLabel?: string;
+  disabled?: boolean;
+  busy?: boolean;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -166,6 +173,9 @@ export function ConfirmButton(props: {
       <button
         type="button"
         class={`btn btn--${props.variant ?? 'danger'}${props.small ? ' btn--small' : ''}`}
+        aria-label={props.ariaLabel}
+        disabled={props.disabled}
+        aria-busy={props.busy}
         onClick={() => dialog.current?.showModal()}
         {...props.hook}
       >

@@ -13,6 +13,7 @@ import {
 } from '../../../machines/map-names.ts';
 import type { VetoStatus } from '../../protocol/index.ts';
 import { BoFormatSchema, StepTypeSchema } from '../../protocol/index.ts';
+import type { CommandAnswer } from '../common/client.ts';
 import { match, panelStatus, reveal, veto } from '../common/store.ts';
 import { api } from './api.ts';
 import {
@@ -503,26 +504,95 @@ function ManualVeto() {
   );
 }
 
+type ImportAnswer = Extract<CommandAnswer<'import_match_veto'>, { ok: true }>['result'];
+
+const teamLine = (team: ImportAnswer['changes']['teamA']) =>
+  `${team.name}${team.tag ? ` (${team.tag})` : ''}${team.logo ? ' · logo' : ' · no logo'}`;
+
+/** What applying the import will change, from the server's own dry run (apply false): nothing is guessed here. */
+function ImportPreview(props: { preview: ImportAnswer }) {
+  const { changes, boFormat, provider } = props.preview;
+  const current = match.value;
+  const lost = changes.lostResults;
+  return (
+    <div class="preview" data-import-preview>
+      <h3>What this import changes</h3>
+      <dl>
+        <dt>Team A (left)</dt>
+        <dd data-preview-team="A">{teamLine(changes.teamA)}</dd>
+        <dt>Team B (right)</dt>
+        <dd data-preview-team="B">{teamLine(changes.teamB)}</dd>
+        <dt>Teams</dt>
+        <dd data-preview-teams={changes.teamsKept ? 'kept' : 'replaced'}>
+          {changes.teamsKept
+            ? `Your teams stay as set: order, names, tags and logos kept${changes.swapped ? `; ${provider.toUpperCase()} lists them the other way round, so its veto was turned to your order` : ''}.`
+            : current?.teamA && current.teamB
+              ? `New teams replace ${current.teamA.name} vs ${current.teamB.name}, in ${provider.toUpperCase()}'s order.`
+              : `The teams are set as ${provider.toUpperCase()} lists them.`}
+        </dd>
+        <dt>Series</dt>
+        <dd>
+          {boFormat.toUpperCase()}:{' '}
+          {changes.maps
+            .map((entry) => `${entry.number}. ${entry.label}${entry.keepsResult ? ' (result kept)' : ''}`)
+            .join(' · ')}
+        </dd>
+      </dl>
+      {lost.length > 0 ? (
+        <div class="warning" role="alert" data-preview-lost={lost.length}>
+          <p>
+            <strong>
+              {lost.length} result{lost.length === 1 ? '' : 's'} will be replaced:
+            </strong>{' '}
+            {lost
+              .map(
+                (entry) =>
+                  `map ${entry.number} ${entry.label} ${entry.scoreA}–${entry.scoreB}${entry.finished ? ' (finished)' : ''}`,
+              )
+              .join(', ')}
+            .
+          </p>
+        </div>
+      ) : (
+        <p class="success" data-preview-lost="0">
+          No result is lost.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Import a veto in two steps: the server reads it without applying (apply false) and says what it
+ * would change; the operator applies on confirm, and confirms again when results would be lost.
+ */
 function ImportVeto() {
   const url = useSignal('');
-  const apply = useSignal(true);
   const show = useSignal(false);
   const run = useCommand();
   const done = useSignal<string | null>(null);
+  const preview = useSignal<{ url: string; answer: ImportAnswer } | null>(null);
   const attempt = async () => {
     done.value = null;
-    const result = await run.run('import_match_veto', {
-      url: url.value.trim(),
-      apply: apply.value,
-      show: show.value,
-    });
+    preview.value = null;
+    const address = url.value.trim();
+    const result = await run.run('import_match_veto', { url: address, apply: false, show: false });
+    if (result.ok) preview.value = { url: address, answer: result.result };
+  };
+  const applyImport = async () => {
+    const previewed = preview.value;
+    if (!previewed) return;
+    const result = await run.run('import_match_veto', { url: previewed.url, apply: true, show: show.value });
     if (result.ok) {
       const imported = result.result;
-      done.value = `Imported ${imported.steps.length} steps from ${imported.provider}.`;
+      const lost = imported.changes.lostResults.length;
+      preview.value = null;
+      done.value = `Imported ${imported.steps.length} steps from ${imported.provider}${lost ? `; ${lost} result${lost === 1 ? '' : 's'} replaced (Undo brings them back)` : ''}. The veto waits face down: reveal it in Reveal on the HUD.`;
     }
   };
   const failure = run.failure.value;
   const notYet = failure && !failure.ok && failure.status === 409;
+  const lost = preview.value?.answer.changes.lostResults ?? [];
   return (
     <Card title="Import a veto" hook="veto-import">
       <form
@@ -540,6 +610,7 @@ function ImportVeto() {
             value={url.value}
             onInput={(e) => {
               url.value = e.currentTarget.value;
+              preview.value = null;
             }}
           />
         </Field>
@@ -547,18 +618,10 @@ function ImportVeto() {
           <label class="check">
             <input
               type="checkbox"
-              checked={apply.value}
-              onChange={(e) => (apply.value = e.currentTarget.checked)}
-            />
-            <span>Apply to the match</span>
-          </label>
-          <label class="check">
-            <input
-              type="checkbox"
               checked={show.value}
               onChange={(e) => (show.value = e.currentTarget.checked)}
             />
-            <span>Open the veto panel</span>
+            <span>Open the veto panel when applied</span>
           </label>
           <button
             type="submit"
@@ -566,7 +629,7 @@ function ImportVeto() {
             aria-busy={run.busy.value}
             data-action="veto-import"
           >
-            {run.busy.value ? 'Importing… (up to 20 s)' : 'Import'}
+            {run.busy.value && !preview.value ? 'Reading… (up to 20 s)' : 'Preview import'}
           </button>
         </div>
         {notYet ? (
@@ -586,6 +649,40 @@ function ImportVeto() {
         ) : (
           <ErrorText message={run.error.value} />
         )}
+        {preview.value ? (
+          <>
+            <ImportPreview preview={preview.value.answer} />
+            <div class="row row--end">
+              <button type="button" class="btn btn--plain" onClick={() => (preview.value = null)}>
+                Cancel
+              </button>
+              {lost.length > 0 ? (
+                <ConfirmButton
+                  label="Apply import"
+                  variant="primary"
+                  busy={run.busy.value}
+                  hook={{ 'data-action': 'veto-import-apply' }}
+                  question={`Replace ${lost.length} result${lost.length === 1 ? '' : 's'} on air?`}
+                  detail={`The import replaces ${lost
+                    .map((entry) => `map ${entry.number} ${entry.label} ${entry.scoreA}–${entry.scoreB}`)
+                    .join(', ')} and the series score with its own teams and maps. Undo brings them back.`}
+                  confirmLabel="Apply and replace"
+                  onConfirm={() => void applyImport()}
+                />
+              ) : (
+                <button
+                  type="button"
+                  class="btn btn--primary"
+                  aria-busy={run.busy.value}
+                  data-action="veto-import-apply"
+                  onClick={() => void applyImport()}
+                >
+                  Apply import
+                </button>
+              )}
+            </div>
+          </>
+        ) : null}
         {done.value ? (
           <p class="success" role="status" data-import-state="done">
             {done.value}

@@ -25,6 +25,7 @@ describe('HUD commands', () => {
       // No game data yet: team A on CT as set, nothing arriving.
       sides: { teamA: 'CT', teamB: 'T' },
       gameReceiving: false,
+      history: { undo: [], redo: [] },
       storage: { ok: true, reason: null },
     });
   });

@@ -143,8 +143,8 @@ const seriesMap = (
   scoreB: 0,
   winner: null,
   winnerSide: null,
-  // Imports are applied in instant reveal here (the default): every map shows.
-  revealed: true,
+  // An applied import waits to be revealed (issue 33): no map shows yet.
+  revealed: false,
 });
 
 const ban = (team: 'A' | 'B', map: string) => ({ type: 'ban', team, map });
@@ -363,6 +363,7 @@ describe('import_match_veto from HLTV over the API', () => {
           matchTime: page.matchTime,
           applied: true,
           shown: false,
+          changes: expect.objectContaining({ teamsKept: false, lostResults: [] }),
         },
       });
       expect(source.requests.map((request) => request.path)).toEqual([page.path]);
@@ -375,7 +376,7 @@ describe('import_match_veto from HLTV over the API', () => {
         teamB: answer.body.result.teamB,
         maps: page.maps,
         seriesScore: { a: 0, b: 0 },
-        veto: { steps: page.steps, revealed: page.steps.length },
+        veto: { steps: page.steps, revealed: 0 },
       });
       expect(after.veto).toEqual({ active: false });
     });
@@ -442,6 +443,7 @@ describe('import_match_veto from FACEIT over the API', () => {
           matchTime: room.matchTime,
           applied: true,
           shown: false,
+          changes: expect.objectContaining({ teamsKept: false, lostResults: [] }),
         },
       });
       const requested = source.requests.map((request) => request.path);
@@ -593,13 +595,20 @@ describe('the reveal of an imported veto', () => {
     });
   });
 
-  it('in instant reveal an import shows whole, and stays instant', async () => {
+  // Issue 33: an import right after set-up (instant, the default) put its maps on the top bar at once.
+  it('in instant reveal an import waits too: step by step, nothing shown until revealed', async () => {
     const { server } = await serviceWith(hltvRoute(BO3));
     await withEarlierVeto(server);
+    await command(server, 'veto_reveal', { instant: true });
     expect((await command(server, 'import_match_veto', { url: hltvUrl(BO3) })).status).toBe(200);
     const { match } = await observed(server);
-    expect(match.veto.revealed).toBe(BO3.steps.length);
-    expect(match.maps.every((entry: { revealed: boolean }) => entry.revealed)).toBe(true);
+    expect(match.veto.revealed).toBe(0);
+    expect(match.maps.some((entry: { revealed: boolean }) => entry.revealed)).toBe(false);
+    expect((await command(server, 'veto_reveal', { mode: 'next' })).body.result).toEqual({
+      revealed: 1,
+      total: BO3.steps.length,
+      instant: false,
+    });
   });
 });
 

@@ -19,8 +19,8 @@ type Replaced = Extract<VetoRevealEvent, { type: 'veto.reveal.vetoReplaced' }>;
 type ModelEvent = VetoRevealCommand | Replaced;
 const EVENTS: ModelEvent[] = [
   ...MODES.map((mode): VetoRevealCommand => ({ type: `veto.reveal.${mode}`, total: TOTAL })),
-  { type: 'veto.reveal.vetoReplaced', sameSteps: false },
-  { type: 'veto.reveal.vetoReplaced', sameSteps: true },
+  { type: 'veto.reveal.vetoReplaced', sameSteps: false, waits: true },
+  { type: 'veto.reveal.vetoReplaced', sameSteps: true, waits: true },
 ];
 
 /** Two bo1 vetoes of 3 steps, ban, ban, decider: the series map is the decider, shown with the last step. */
@@ -38,8 +38,9 @@ const VETOES: VetoStep[][] = [
 ];
 const TEAMS = { teamA: { name: 'Aurora' }, teamB: { name: 'The MongolZ' } };
 
+// The walk starts after a veto_set on a new server: the veto waits, step by step with nothing revealed.
 const model = createTestModel(vetoRevealMachine, {
-  input: { ...REVEAL_DEFAULTS },
+  input: { ...REVEAL_DEFAULTS, instant: false, revealed: 0 },
   events: EVENTS,
   filterEvents: listedAndHandled(EVENTS),
 });
@@ -74,7 +75,7 @@ describe('veto reveal over HTTP, model-based (a veto of 3 steps)', () => {
   for (const [index, path] of paths.entries()) {
     it(`path ${index}: ${pathName(path, (event) => describeModelEvent(event as ModelEvent))}`, async () => {
       let server: RunningServer | undefined;
-      // The veto on the HUD: the walk starts with the first one (a new veto on the default reveal).
+      // The veto on the HUD: the walk starts with the first one (a new veto, which waits).
       let shown = 0;
       const setVeto = async (which: number) => {
         const answer = await command(server as RunningServer, 'veto_set', {
