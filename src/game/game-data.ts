@@ -30,6 +30,7 @@ import type {
   SlotNumbering,
 } from '../protocol/game.ts';
 import { AdrTracker } from './adr.ts';
+import { BombClock } from './bomb-clock.ts';
 import { carriesToken, mentionsToken } from './frame-token.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';
 import { GsiPayload, playersProblem } from './gsi-payload.ts';
@@ -99,6 +100,7 @@ export class GameData implements LiveStats {
   readonly #now: () => number;
   readonly #check: Check<typeof GsiPayload> = compiledCheck(GsiPayload);
   readonly #adr: AdrTracker;
+  readonly #bomb = new BombClock();
   #live: GameLive = EMPTY_LIVE;
   #status: GameStatus;
   #statusSentAt = 0;
@@ -266,7 +268,7 @@ export class GameData implements LiveStats {
     }
     const { report } = this.#hud.snapshot('game').context;
     this.#report = report;
-    this.#publishLive(frame);
+    this.#publishLive(frame, frameSeconds(body.provider?.timestamp, now));
     this.#setStatus(
       {
         ...this.#arrived(source, now, numbering),
@@ -339,7 +341,10 @@ export class GameData implements LiveStats {
     };
   }
 
-  #publishLive(frame: ReturnType<typeof parseFrame>): void {
+  /** `at`: the frame's time in seconds, on the game's clock when it says it (bomb-clock.ts). */
+  #publishLive(frame: ReturnType<typeof parseFrame>, at: number): void {
+    const round = frame.round;
+    const clocks = this.#bomb.observe(frame, at, round?.phase === 'bomb' ? round.clock : null);
     const slotOf = (steamid: string | null) =>
       steamid === null ? null : (frame.players.find((p) => p.steamid === steamid)?.slot ?? null);
     const next: GameLive = {
@@ -351,6 +356,7 @@ export class GameData implements LiveStats {
             countdown: frame.bomb.countdown,
             playerSlot: slotOf(frame.bomb.playerSteamid),
             position: frame.bomb.position,
+            ...clocks,
           }
         : null,
       observed: frame.observedSteamid
@@ -375,6 +381,16 @@ export class GameData implements LiveStats {
     this.#statusSentAt = now;
     this.emitter.emit('message', { type: 'game', now, full: false, status: next });
   }
+}
+
+/**
+ * A frame's time in seconds: the game's `provider.timestamp` (Unix seconds; a figure in milliseconds
+ * is read as such), else the server's clock.
+ */
+function frameSeconds(timestamp: number | string | undefined, now: number): number {
+  const value = timestamp === undefined ? Number.NaN : Number(timestamp);
+  if (!Number.isFinite(value)) return now / 1000;
+  return value > 1e11 ? value / 1000 : value;
 }
 
 /** The status's part that the game actor's report decides: the series map and why a score is not recorded. */

@@ -25,7 +25,14 @@ const MAP_FIELDS = scalars<LiveMap>()([
   'tLosses',
 ]);
 const ROUND_FIELDS = scalars<Round>()(['phase', 'clock', 'winner', 'reason']);
-const BOMB_FIELDS = scalars<Omit<Bomb, 'position'>>()(['state', 'countdown', 'playerSlot']);
+const BOMB_FIELDS = scalars<Omit<Bomb, 'position'>>()([
+  'state',
+  'countdown',
+  'playerSlot',
+  'explodesIn',
+  'defuseIn',
+  'defuseSeconds',
+]);
 const OBSERVED_FIELDS = scalars<Observed>()(['steamid', 'slot']);
 const GRENADE_FIELDS = scalars<Omit<GameGrenade, 'position' | 'flames'>>()([
   'id',

@@ -103,6 +103,16 @@ export const GameBombSchema = Type.Object({
   countdown: Nullable(Type.Number({ description: 'Seconds left to explode or to defuse' })),
   playerSlot: Nullable(Type.Integer({ description: 'HUD slot of the carrier, planter or defuser' })),
   position: Nullable(GamePointSchema),
+  explodesIn: Nullable(
+    Type.Number({
+      description:
+        'Seconds until the bomb explodes: while planted and through a defuse (the game then sends only the defuse time), frozen once defused, 0 once exploded',
+    }),
+  ),
+  defuseIn: Nullable(Type.Number({ description: 'Seconds left of the defuse while one runs' })),
+  defuseSeconds: Nullable(
+    Type.Integer({ description: 'How long the running defuse takes: 5 with a kit, 10 without' }),
+  ),
 });
 
 export const GameGrenadeSchema = Type.Object({

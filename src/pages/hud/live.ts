@@ -111,12 +111,15 @@ export const clockText = computed(() => {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 });
 
-/** The bomb timer's fill (1 full, 0 exploded) while it ticks: C4 is 40 s in competitive play. */
+/**
+ * The top bar's bomb timer fill (1 full, 0 exploded) while it ticks: C4 is 40 s in competitive play.
+ * The bomb's own time (explodesIn), which goes on through a defuse: the phase clock then counts the
+ * defuse.
+ */
 export const BOMB_SECONDS = 40;
 export const bombFill = computed(() => {
   if (phase.value !== 'bomb' && phase.value !== 'defuse') return null;
-  const bomb = gameLive.value.bomb;
-  const left = phase.value === 'bomb' ? clockSeconds.value : (bomb?.countdown ?? null);
+  const left = gameLive.value.bomb?.explodesIn ?? null;
   if (left === null) return null;
   return Math.max(0, Math.min(1, left / BOMB_SECONDS));
 });

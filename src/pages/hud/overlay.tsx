@@ -9,6 +9,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
 import { activePreset } from '../common/broadcast.ts';
 import { Stage } from '../common/stage.tsx';
 import { connectionStatus, state } from '../common/store.ts';
+import { BombPanel } from './bomb-panel.tsx';
 import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
 import { Economy } from './economy.tsx';
 import { gameOn, sideOfTeam } from './live.ts';
@@ -88,6 +89,7 @@ export function Overlay() {
         <ObservedBox />
         <Economy />
         <RoundBanner />
+        <BombPanel />
         <Scoreboard visible={hud?.scoreboardVisible === true} />
         <VetoPanel visible={hud?.vetoVisible === true} />
         <StatsPanel visible={hud?.statsVisible === true} />
