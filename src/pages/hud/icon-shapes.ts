@@ -295,6 +295,14 @@ export const SHAPES = {
       'M12 0L14.5 7L21 3L17.5 10L24 12L17.5 14L21 21L14.5 17L12 24L9.5 17L3 21L6.5 14L0 12L6.5 10L3 3L9.5 7Z',
     ],
   },
+  // A player standing: the alive counters.
+  person: {
+    w: 16,
+    parts: [
+      'M8 1A4.5 4.5 0 1 0 8 10A4.5 4.5 0 1 0 8 1Z',
+      'M1 23V17C1 13.5 3.5 11.5 8 11.5C12.5 11.5 15 13.5 15 17V23Z',
+    ],
+  },
   clock: {
     w: 24,
     parts: [

@@ -160,6 +160,40 @@ export const phaseText = computed(() => {
   }
 });
 
+/** The phases of a round being fought: the players alive count, a clutch can happen. */
+const FIGHTING: ReadonlySet<Phase> = new Set(['live', 'bomb', 'defuse']);
+
+function aliveOf(team: Side): number | null {
+  const side = sideOfTeam(team);
+  if (!gameOn.value || !side) return null;
+  let alive = 0;
+  for (const player of Object.values(gameLive.value.players))
+    if (player.side === side && player.health > 0) alive++;
+  return alive;
+}
+
+/** How many players of each team are alive (the side it plays); null without live game data. */
+export const aliveCount: Record<Side, ReadonlySignal<number | null>> = {
+  A: computed(() => aliveOf('A')),
+  B: computed(() => aliveOf('B')),
+};
+
+/**
+ * A clutch: while a round is fought, a team down to its last player against one or more; the number
+ * of players that one faces (1v3 is 3), null otherwise. In a 1v1 both teams have it.
+ */
+function clutchOf(team: Side): number | null {
+  if (!FIGHTING.has(phase.value)) return null;
+  const mine = aliveCount[team].value;
+  const theirs = aliveCount[team === 'A' ? 'B' : 'A'].value;
+  return mine === 1 && theirs !== null && theirs >= 1 ? theirs : null;
+}
+
+export const clutchAgainst: Record<Side, ReadonlySignal<number | null>> = {
+  A: computed(() => clutchOf('A')),
+  B: computed(() => clutchOf('B')),
+};
+
 /** The live players by HUD slot: one pass per frame, read by every slot's signal below. */
 const playersBySlot = computed(() => {
   const slots = new Map<number, GamePlayer>();

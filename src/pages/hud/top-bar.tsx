@@ -11,7 +11,19 @@ import { FitText } from '../common/fit-text.tsx';
 import { gameLive, gameStatus } from '../common/game-store.ts';
 import { match } from '../common/store.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
-import { bombFill, clockText, gameOn, liveScore, phase, phaseText, roundNumber, sideOfTeam } from './live.ts';
+import { Icon } from './icons.tsx';
+import {
+  aliveCount,
+  bombFill,
+  clockText,
+  clutchAgainst,
+  gameOn,
+  liveScore,
+  phase,
+  phaseText,
+  roundNumber,
+  sideOfTeam,
+} from './live.ts';
 
 /**
  * The series maps the broadcast pages show: the server marks each map whose veto step is revealed
@@ -66,6 +78,33 @@ export const overtimeOf = (round: number | null): number | null =>
     ? null
     : Math.ceil((round - REGULATION_ROUNDS) / OVERTIME_ROUNDS);
 
+/**
+ * The team's players alive while live (a figure and the count); in a clutch the chip says 1vN in
+ * the accent colour, and goes back to the count when the clutch ends.
+ */
+function Alive({ side }: { side: Side }) {
+  const alive = aliveCount[side].value;
+  if (alive === null) return null;
+  const against = clutchAgainst[side].value;
+  return (
+    <span
+      class="tb-team__alive"
+      data-alive-count={alive}
+      data-clutch={against ?? undefined}
+      title={against ? `1 v ${against}` : `${alive} alive`}
+    >
+      {against ? (
+        <b class="tb-team__clutch">1v{against}</b>
+      ) : (
+        <>
+          <Icon shape="person" class="tb-team__alive-icon" label="Alive" />
+          <b>{String(alive)}</b>
+        </>
+      )}
+    </span>
+  );
+}
+
 function TeamBlock({ side }: { side: Side }) {
   const team = teams.value[side];
   const gameSide = sideOfTeam(side);
@@ -78,6 +117,7 @@ function TeamBlock({ side }: { side: Side }) {
           {gameSide}
         </span>
       ) : null}
+      <Alive side={side} />
       <span class="tb-team__series" data-series-score={side}>
         {String(team.seriesScore)}
       </span>
