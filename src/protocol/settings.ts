@@ -86,6 +86,14 @@ export const BrandingSchema = Type.Object(
     talents: Type.Array(TalentSchema, { maxItems: 12 }),
     // Absent in files from before the radar: none uploaded.
     radarImages: Type.Optional(RadarImagesSchema),
+    // Absent in files from before issue 35: none set.
+    eventShortName: Type.Optional(
+      Type.String({
+        maxLength: 60,
+        description:
+          "The event's name in a shorter form, for the top bar when the whole name does not fit (empty: none)",
+      }),
+    ),
   },
   strict,
 );

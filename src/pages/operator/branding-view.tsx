@@ -72,12 +72,35 @@ export function BrandingCard() {
   const branding = panelStatus.value?.settings.branding;
   const { error, save } = useSave();
   const sponsorName = useSignal('');
+  const shortName = useSignal<string | null>(null);
   if (!branding) return null;
   const fail = (message: string) => {
     error.value = message;
   };
+  const savedShort = branding.eventShortName ?? '';
   return (
     <Card title="Event logo and sponsors" hook="branding">
+      <form
+        class="branding-row"
+        data-form="event-short-name"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          if (await save({ eventShortName: (shortName.value ?? savedShort).trim() })) shortName.value = null;
+        }}
+      >
+        <Field label="Short event name (top bar, when the whole name does not fit)">
+          <input
+            name="eventShortName"
+            value={shortName.value ?? savedShort}
+            maxLength={60}
+            placeholder="e.g. IEM Cologne 2026"
+            onInput={(e) => (shortName.value = e.currentTarget.value)}
+          />
+        </Field>
+        <button type="submit" class="btn" data-action="save-event-short-name">
+          Save
+        </button>
+      </form>
       <div class="branding-row">
         {branding.eventLogo ? (
           <SafeImage class="thumb" src={mediaUrl(branding.eventLogo)} alt="Event logo" data-event-logo />
