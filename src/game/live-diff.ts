@@ -23,6 +23,8 @@ const MAP_FIELDS = scalars<LiveMap>()([
   'tName',
   'ctLosses',
   'tLosses',
+  'ctTimeouts',
+  'tTimeouts',
 ]);
 const ROUND_FIELDS = scalars<Round>()(['phase', 'clock', 'winner', 'reason']);
 const BOMB_FIELDS = scalars<Omit<Bomb, 'position'>>()([

@@ -82,6 +82,10 @@ export const GameMapSchema = Type.Object({
     description: "CT's consecutive_round_losses as the game counts them (the loss bonus follows it)",
   }),
   tLosses: Type.Integer({ minimum: 0, description: "T's consecutive_round_losses" }),
+  ctTimeouts: Nullable(
+    Type.Integer({ minimum: 0, description: "CT's tactical timeouts left (timeouts_remaining); null when not sent" }),
+  ),
+  tTimeouts: Nullable(Type.Integer({ minimum: 0, description: "T's tactical timeouts left" })),
 });
 
 export const ROUND_END_REASONS = ['elimination', 'bomb', 'defuse', 'time'] as const;

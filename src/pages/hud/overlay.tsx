@@ -12,6 +12,7 @@ import { connectionStatus, state } from '../common/store.ts';
 import { BombPanel } from './bomb-panel.tsx';
 import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
 import { Economy } from './economy.tsx';
+import { MomentCardPanel } from './moment-card.tsx';
 import { gameOn, sideOfTeam } from './live.ts';
 import { ObservedBox, PlayerBoxes } from './player-boxes.tsx';
 import { Radar } from './radar.tsx';
@@ -90,6 +91,7 @@ export function Overlay() {
         <Economy />
         <RoundBanner />
         <BombPanel />
+        <MomentCardPanel />
         <Scoreboard visible={hud?.scoreboardVisible === true} />
         <VetoPanel visible={hud?.vetoVisible === true} />
         <StatsPanel visible={hud?.statsVisible === true} />

@@ -23,6 +23,7 @@ import {
 } from '../common/store.ts';
 import { BrandingCard, RadarCard, SourcesCard, TalentsCard } from './branding-view.tsx';
 import { toggleAction } from './hotkeys.ts';
+import { MomentSwitches } from './moment-switches.tsx';
 import {
   Address,
   Card,
@@ -435,6 +436,7 @@ export function HudView() {
   return (
     <div class="grid">
       <Panels hud={hud} />
+      <MomentSwitches />
       <Scenes hud={hud} />
       <ProductionCard />
       <PlayerStats hud={hud} />
