@@ -34,6 +34,7 @@ import { BombClock } from './bomb-clock.ts';
 import { carriesToken, mentionsToken } from './frame-token.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';
 import { GsiPayload, playersProblem } from './gsi-payload.ts';
+import { Killfeed } from './killfeed.ts';
 import { diffLive, sameStatusMeaning } from './live-diff.ts';
 import type { Numbering } from './slots.ts';
 import { hudSlot, LAST_CSGO_VERSION, numberingOf } from './slots.ts';
@@ -85,6 +86,7 @@ const EMPTY_LIVE: GameLive = {
   observed: null,
   players: {},
   grenades: [],
+  killfeed: [],
 };
 
 export class GameData implements LiveStats {
@@ -101,6 +103,7 @@ export class GameData implements LiveStats {
   readonly #check: Check<typeof GsiPayload> = compiledCheck(GsiPayload);
   readonly #adr: AdrTracker;
   readonly #bomb = new BombClock();
+  readonly #killfeed = new Killfeed();
   #live: GameLive = EMPTY_LIVE;
   #status: GameStatus;
   #statusSentAt = 0;
@@ -268,7 +271,12 @@ export class GameData implements LiveStats {
     }
     const { report } = this.#hud.snapshot('game').context;
     this.#report = report;
-    this.#publishLive(frame, frameSeconds(body.provider?.timestamp, now));
+    const all = body.allplayers;
+    this.#publishLive(
+      frame,
+      frameSeconds(body.provider?.timestamp, now),
+      (steamid) => (all && Object.hasOwn(all, steamid) ? all[steamid]?.state?.round_killhs : undefined) ?? 0,
+    );
     this.#setStatus(
       {
         ...this.#arrived(source, now, numbering),
@@ -342,7 +350,11 @@ export class GameData implements LiveStats {
   }
 
   /** `at`: the frame's time in seconds, on the game's clock when it says it (bomb-clock.ts). */
-  #publishLive(frame: ReturnType<typeof parseFrame>, at: number): void {
+  #publishLive(
+    frame: ReturnType<typeof parseFrame>,
+    at: number,
+    headshots: (steamid: string) => number,
+  ): void {
     const round = frame.round;
     const clocks = this.#bomb.observe(frame, at, round?.phase === 'bomb' ? round.clock : null);
     const slotOf = (steamid: string | null) =>
@@ -366,7 +378,20 @@ export class GameData implements LiveStats {
         frame.players.map((player) => [player.steamid, { ...player, adr: this.#adr.adrOf(player.steamid) }]),
       ),
       grenades: frame.grenades,
+      killfeed: [],
     };
+    // From the live view's players: their names are the ones on air.
+    next.killfeed = frame.map
+      ? this.#killfeed.observe({
+          map: frame.map.name,
+          round: frame.map.round,
+          roundPhase: frame.round?.phase ?? null,
+          players: Object.values(next.players).map((player) => ({
+            ...player,
+            roundHeadshots: headshots(player.steamid),
+          })),
+        })
+      : [];
     const patch = diffLive(this.#live, next);
     this.#live = next;
     if (patch) this.emitter.emit('message', { type: 'game', now: this.#now(), full: false, live: patch });

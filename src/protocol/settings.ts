@@ -104,6 +104,10 @@ export const BrandingSchema = Type.Object(
     radarImages: Type.Optional(RadarImagesSchema),
     // Absent in files from before issue 35: every card on air by the game state.
     momentCards: Type.Optional(MomentCardsSchema),
+    // Absent in files from before issue 35: on air.
+    killfeedOnAir: Type.Optional(
+      Type.Boolean({ description: "The overlay's killfeed (top right, where the game's is): false keeps it off air" }),
+    ),
     // Absent in files from before issue 35: none set.
     eventShortName: Type.Optional(
       Type.String({

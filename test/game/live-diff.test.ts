@@ -31,6 +31,7 @@ async function liveView(): Promise<GameLive> {
     },
     observed: { steamid: frame.observedSteamid as string, slot: 7 },
     players,
+    killfeed: [],
     grenades: [
       ...frame.grenades,
       {

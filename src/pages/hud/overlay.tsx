@@ -12,6 +12,7 @@ import { connectionStatus, state } from '../common/store.ts';
 import { BombPanel } from './bomb-panel.tsx';
 import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
 import { Economy } from './economy.tsx';
+import { KillfeedPanel } from './killfeed.tsx';
 import { MomentCardPanel } from './moment-card.tsx';
 import { gameOn, sideOfTeam } from './live.ts';
 import { ObservedBox, PlayerBoxes } from './player-boxes.tsx';
@@ -92,6 +93,7 @@ export function Overlay() {
         <RoundBanner />
         <BombPanel />
         <MomentCardPanel />
+        <KillfeedPanel />
         <Scoreboard visible={hud?.scoreboardVisible === true} />
         <VetoPanel visible={hud?.vetoVisible === true} />
         <StatsPanel visible={hud?.statsVisible === true} />

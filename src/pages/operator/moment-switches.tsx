@@ -1,7 +1,8 @@
 /**
  * The on-air switches of the moment cards (half-time, map point, match point, timeouts): each card
- * goes on air by the game state while its switch is on, and stays off air while it is off. Saved
- * with the settings (branding.momentCards), so a restart keeps them. A component of its own, shown
+ * goes on air by the game state while its switch is on, and stays off air while it is off; and of
+ * the overlay's killfeed. Saved with the settings (branding.momentCards, branding.killfeedOnAir), so
+ * a restart keeps them. A component of its own, shown
  * in the HUD view and meant for the Live page.
  */
 import { useSignal } from '@preact/signals';
@@ -27,6 +28,10 @@ export function MomentSwitches() {
     const answer = await api.settings({ branding: { momentCards: { ...cards, [card]: on } } });
     error.value = answer.ok ? null : answer.message;
   };
+  const saveKillfeed = async (on: boolean) => {
+    const answer = await api.settings({ branding: { killfeedOnAir: on } });
+    error.value = answer.ok ? null : answer.message;
+  };
   return (
     <Card title="Moment cards" hook="moment-cards">
       <p class="muted small">On air by the game state while on; off keeps the card off air.</p>
@@ -41,6 +46,14 @@ export function MomentSwitches() {
             />
           </li>
         ))}
+        <li>
+          <Switch
+            label="Killfeed (ours, where the game's is)"
+            checked={branding.killfeedOnAir !== false}
+            onChange={(on) => void saveKillfeed(on)}
+            hook={{ 'data-killfeed-switch': 'on-air' }}
+          />
+        </li>
       </ul>
       <ErrorText message={error.value} />
     </Card>
