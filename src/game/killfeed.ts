@@ -108,7 +108,20 @@ function pairKillers(victims: KillfeedPlayer[], killers: Killer[], before: Map<s
     walk(index + 1);
     choice.pop();
   };
-  // Five against five at most: 6^5 ways at the very worst, in the rare frame that holds them all.
+  // A side's deaths (five at most, one each) against its enemies' killers: 6^5 ways at the very
+  // worst. More (a server with more players) are paired in order, nearest first, not searched.
+  if (victims.length > 5 || killers.length > 5) {
+    const left2 = new Map(killers.map((killer) => [killer, killer.kills]));
+    for (const victim of victims) {
+      const near = (killer: Killer) =>
+        distance(before.get(killer.player.steamid), before.get(victim.steamid));
+      const killer =
+        killers.filter((k) => (left2.get(k) ?? 0) > 0).sort((a, b) => near(a) - near(b))[0] ?? null;
+      if (killer) left2.set(killer, (left2.get(killer) ?? 0) - 1);
+      assigned.set(victim.steamid, killer);
+    }
+    return assigned;
+  }
   walk(0);
   const found = (best as { choice: Array<Killer | null> } | null)?.choice ?? [];
   victims.forEach((victim, i) => {
@@ -161,7 +174,8 @@ export class Killfeed {
           player.steamid,
           (this.#pendingHeadshots.get(player.steamid) ?? 0) + headshots,
         );
-      for (let n = player.deaths - was.deaths; n > 0; n--) victims.push(player);
+      // One death at most: nobody dies twice in a round (a jump of the counter is a restart or a gap).
+      if (player.deaths > was.deaths) victims.push(player);
       const kills = player.kills - was.kills;
       if (kills > 0) killers.push({ player, kills, damage: player.roundDamage - was.roundDamage });
       // A teamkill costs the killer a kill; a suicide does too, but he is among the dead then.
@@ -169,7 +183,14 @@ export class Killfeed {
       if (player.assists > was.assists) assisters.push(player);
     }
     if (victims.length === 0) return [];
-    const pairs = pairKillers(victims, killers, before);
+    // Each side's deaths with the other side's killers: two small searches, not one of all ten.
+    const pairs = new Map<string, Killer | null>();
+    for (const side of ['CT', 'T'] as const) {
+      const mine = victims.filter((victim) => victim.side === side);
+      if (mine.length === 0) continue;
+      const theirs = killers.filter((killer) => killer.player.side !== side);
+      for (const [steamid, killer] of pairKillers(mine, theirs, before)) pairs.set(steamid, killer);
+    }
     // A teamkiller's victim: the nearest team-mate who died without an enemy credited.
     const teamkilled = new Map<string, KillfeedPlayer>();
     for (const mate of teamkillers) {

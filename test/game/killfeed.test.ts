@@ -126,6 +126,21 @@ describe('the killfeed inferred from frames', () => {
     expect(feed.observe(killfeedFrame(restart))).toEqual([]);
   });
 
+  it('a counter that jumps (a restart, a gap in the frames) makes one death a player at most', async () => {
+    const frames = (await fixture(ROUND_KILLS)) as Frame[];
+    const before = frames[0] as Frame;
+    const after = structuredClone(before);
+    for (const player of Object.values<Frame>(after.allplayers)) {
+      player.match_stats.deaths += 4000;
+      player.match_stats.kills += 3000;
+    }
+    const feed = new Killfeed();
+    feed.observe(killfeedFrame(before));
+    const entries = feed.observe(killfeedFrame(after));
+    expect(new Set(entries.map((entry) => entry.victim.steamid)).size).toBe(entries.length);
+    expect(entries.length).toBeLessThanOrEqual(8);
+  });
+
   it('a death nobody is credited with (a fall) has no killer; a teamkill names the team-mate', async () => {
     const frames = (await fixture(ROUND_KILLS)) as Frame[];
     const before = frames[0] as Frame;
