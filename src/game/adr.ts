@@ -1,6 +1,7 @@
 /**
  * Average damage per round, which the game does not send: the damage each player did in the rounds
- * of the map the service saw, over the number of those rounds. `round_totaldmg` is the damage of the
+ * of the map the service saw to their end, over the number of those rounds; not known (null) before
+ * the first of them ends. `round_totaldmg` is the damage of the
  * round in play so far (the game sets it to 0 when the next round starts), so the last frame of a
  * round holds that round's whole damage, and a server that comes in mid-round still gets all of it.
  *
@@ -90,15 +91,22 @@ export class AdrTracker {
     if (frame.roundPhase === 'over') this.#close();
   }
 
-  /** ADR over the rounds seen, one decimal; null before a round counts or for a player not seen. */
+  /**
+   * ADR over the rounds seen to their end, one decimal; null (not yet known) before the first round
+   * seen is over, and for a player not in the rounds seen. The round in play is not in it: early in a
+   * round its damage is near 0, and a service started late would show a player with 18 kills an ADR
+   * of 5 over the one round it had half seen (issue 35).
+   */
   adrOf(steamid: string): number | null {
     const figures = this.#figures;
-    const open = this.#open?.counted ? this.#open : null;
-    const rounds = (figures?.rounds ?? 0) + (open ? 1 : 0);
     const saved = savedDamage(figures, steamid);
-    const current = open?.damage.get(steamid);
-    if (rounds === 0 || (saved === undefined && current === undefined)) return null;
-    return Math.round((((saved ?? 0) + (current ?? 0)) / rounds) * 10) / 10;
+    if (!figures || figures.rounds === 0 || saved === undefined) return null;
+    return Math.round((saved / figures.rounds) * 10) / 10;
+  }
+
+  /** How many rounds ADR is over: the rounds of the map seen to their end. */
+  get rounds(): number {
+    return this.#figures?.rounds ?? 0;
   }
 
   /** The round in play is over: its damage joins the figures (a round that did not count is dropped). */

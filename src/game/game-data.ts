@@ -29,10 +29,12 @@ import type {
   SlotNumbering,
 } from '../protocol/game.ts';
 import { AdrTracker } from './adr.ts';
+import { BombClock } from './bomb-clock.ts';
 import { carriesToken, mentionsToken } from './frame-token.ts';
 import type { IdentityOf } from './game-frame.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';
 import { GsiPayload, playersProblem } from './gsi-payload.ts';
+import { Killfeed } from './killfeed.ts';
 import { diffLive, sameStatusMeaning } from './live-diff.ts';
 import type { Numbering } from './slots.ts';
 import { hudSlot, LAST_CSGO_VERSION, numberingOf } from './slots.ts';
@@ -90,6 +92,7 @@ const EMPTY_LIVE: GameLive = {
   observed: null,
   players: {},
   grenades: [],
+  killfeed: [],
 };
 
 export class GameData implements LiveStats {
@@ -108,6 +111,8 @@ export class GameData implements LiveStats {
   readonly #now: () => number;
   readonly #check: Check<typeof GsiPayload> = compiledCheck(GsiPayload);
   readonly #adr: AdrTracker;
+  readonly #bomb = new BombClock();
+  readonly #killfeed = new Killfeed();
   #live: GameLive = EMPTY_LIVE;
   #status: GameStatus;
   #statusSentAt = 0;
@@ -323,7 +328,12 @@ export class GameData implements LiveStats {
     }
     const { report } = this.#hud.snapshot('game').context;
     this.#report = report;
-    this.#publishLive(frame);
+    const all = body.allplayers;
+    this.#publishLive(
+      frame,
+      frameSeconds(body.provider?.timestamp, now),
+      (steamid) => (all && Object.hasOwn(all, steamid) ? all[steamid]?.state?.round_killhs : undefined) ?? 0,
+    );
     this.#setStatus(
       {
         ...this.#arrived(source, now, numbering),
@@ -395,7 +405,14 @@ export class GameData implements LiveStats {
     };
   }
 
-  #publishLive(frame: ReturnType<typeof parseFrame>): void {
+  /** `at`: the frame's time in seconds, on the game's clock when it says it (bomb-clock.ts). */
+  #publishLive(
+    frame: ReturnType<typeof parseFrame>,
+    at: number,
+    headshots: (steamid: string) => number,
+  ): void {
+    const round = frame.round;
+    const clocks = this.#bomb.observe(frame, at, round?.phase === 'bomb' ? round.clock : null);
     const slotOf = (steamid: string | null) =>
       steamid === null ? null : (frame.players.find((p) => p.steamid === steamid)?.slot ?? null);
     const next: GameLive = {
@@ -407,6 +424,7 @@ export class GameData implements LiveStats {
             countdown: frame.bomb.countdown,
             playerSlot: slotOf(frame.bomb.playerSteamid),
             position: frame.bomb.position,
+            ...clocks,
           }
         : null,
       observed: frame.observedSteamid
@@ -416,7 +434,20 @@ export class GameData implements LiveStats {
         frame.players.map((player) => [player.steamid, { ...player, adr: this.#adr.adrOf(player.steamid) }]),
       ),
       grenades: frame.grenades,
+      killfeed: [],
     };
+    // From the live view's players: their names are the ones on air.
+    next.killfeed = frame.map
+      ? this.#killfeed.observe({
+          map: frame.map.name,
+          round: frame.map.round,
+          roundPhase: frame.round?.phase ?? null,
+          players: Object.values(next.players).map((player) => ({
+            ...player,
+            roundHeadshots: headshots(player.steamid),
+          })),
+        })
+      : [];
     this.#publish(next);
   }
 
@@ -436,6 +467,16 @@ export class GameData implements LiveStats {
     this.#statusSentAt = now;
     this.#notices.emit('game.message', { type: 'game', now, full: false, status: next });
   }
+}
+
+/**
+ * A frame's time in seconds: the game's `provider.timestamp` (Unix seconds; a figure in milliseconds
+ * is read as such), else the server's clock.
+ */
+function frameSeconds(timestamp: number | string | undefined, now: number): number {
+  const value = timestamp === undefined ? Number.NaN : Number(timestamp);
+  if (!Number.isFinite(value)) return now / 1000;
+  return value > 1e11 ? value / 1000 : value;
 }
 
 /** The status's part that the game actor's report decides: the series map and why a score is not recorded. */

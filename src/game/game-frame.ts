@@ -18,6 +18,8 @@ export interface FramePlayer extends Omit<GamePlayer, 'adr'> {}
 export interface FrameMap extends FrameMapFacts {
   ctLosses: number;
   tLosses: number;
+  ctTimeouts: number | null;
+  tTimeouts: number | null;
 }
 
 export interface GameFrame {
@@ -188,6 +190,8 @@ export function parseFrame(
             tName: map.team_t?.name ?? null,
             ctLosses: map.team_ct?.consecutive_round_losses ?? 0,
             tLosses: map.team_t?.consecutive_round_losses ?? 0,
+            ctTimeouts: map.team_ct?.timeouts_remaining ?? null,
+            tTimeouts: map.team_t?.timeouts_remaining ?? null,
           }
         : null,
     round:

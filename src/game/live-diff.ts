@@ -23,9 +23,18 @@ const MAP_FIELDS = scalars<LiveMap>()([
   'tName',
   'ctLosses',
   'tLosses',
+  'ctTimeouts',
+  'tTimeouts',
 ]);
 const ROUND_FIELDS = scalars<Round>()(['phase', 'clock', 'winner', 'reason']);
-const BOMB_FIELDS = scalars<Omit<Bomb, 'position'>>()(['state', 'countdown', 'playerSlot']);
+const BOMB_FIELDS = scalars<Omit<Bomb, 'position'>>()([
+  'state',
+  'countdown',
+  'playerSlot',
+  'explodesIn',
+  'defuseIn',
+  'defuseSeconds',
+]);
 const OBSERVED_FIELDS = scalars<Observed>()(['steamid', 'slot']);
 const GRENADE_FIELDS = scalars<Omit<GameGrenade, 'position' | 'flames'>>()([
   'id',
@@ -68,6 +77,8 @@ export function diffLive(previous: GameLive, next: GameLive): GameLivePatch | nu
   if (!sameBomb(previous.bomb, next.bomb)) patch.bomb = next.bomb;
   if (!sameObserved(previous.observed, next.observed)) patch.observed = next.observed;
   if (!sameList(previous.grenades, next.grenades, sameGrenade)) patch.grenades = next.grenades;
+  // An entry never changes once made: the same ids in the same order are the same feed.
+  if (!sameList(previous.killfeed, next.killfeed, (a, b) => a.id === b.id)) patch.killfeed = next.killfeed;
   // Own properties only: a steamid is a key of the game's JSON, whatever it spells.
   const players: Array<[string, GamePlayer | null]> = [];
   for (const steamid of Object.keys(next.players)) {

@@ -92,6 +92,10 @@ export const GameMapSchema = Type.Object({
     description: "CT's consecutive_round_losses as the game counts them (the loss bonus follows it)",
   }),
   tLosses: Type.Integer({ minimum: 0, description: "T's consecutive_round_losses" }),
+  ctTimeouts: Nullable(
+    Type.Integer({ minimum: 0, description: "CT's tactical timeouts left (timeouts_remaining); null when not sent" }),
+  ),
+  tTimeouts: Nullable(Type.Integer({ minimum: 0, description: "T's tactical timeouts left" })),
 });
 
 export const ROUND_END_REASONS = ['elimination', 'bomb', 'defuse', 'time'] as const;
@@ -113,6 +117,16 @@ export const GameBombSchema = Type.Object({
   countdown: Nullable(Type.Number({ description: 'Seconds left to explode or to defuse' })),
   playerSlot: Nullable(Type.Integer({ description: 'HUD slot of the carrier, planter or defuser' })),
   position: Nullable(GamePointSchema),
+  explodesIn: Nullable(
+    Type.Number({
+      description:
+        'Seconds until the bomb explodes: while planted and through a defuse (the game then sends only the defuse time), frozen once defused, 0 once exploded',
+    }),
+  ),
+  defuseIn: Nullable(Type.Number({ description: 'Seconds left of the defuse while one runs' })),
+  defuseSeconds: Nullable(
+    Type.Integer({ description: 'How long the running defuse takes: 5 with a kit, 10 without' }),
+  ),
 });
 
 export const GameGrenadeSchema = Type.Object({
@@ -125,6 +139,31 @@ export const GameGrenadeSchema = Type.Object({
   effect: Nullable(Type.Number({ description: 'Seconds since it took effect (a smoke bloomed …)' })),
 });
 export type GameGrenade = Static<typeof GameGrenadeSchema>;
+
+/** A player as a killfeed entry names him: the live view's name (the on-air one) and his side then. */
+export const GameKillPlayerSchema = Type.Object({
+  steamid: Type.String(),
+  name: Type.String(),
+  side: GameSideSchema,
+});
+export type GameKillPlayer = Static<typeof GameKillPlayerSchema>;
+
+export const KILL_SOURCES = ['frames', 'hlae'] as const;
+
+/** One death of the killfeed (docs/game-data.md, "The killfeed"). */
+export const GameKillSchema = Type.Object({
+  id: Type.Integer({ minimum: 1, description: 'Counts up from 1 over the server\'s life: a page keys entries by it' }),
+  round: Type.Integer({ minimum: 1, description: 'The round it happened in: 1 for the first of the map' }),
+  killer: Nullable(GameKillPlayerSchema),
+  victim: GameKillPlayerSchema,
+  assister: Nullable(GameKillPlayerSchema),
+  weapon: Nullable(Type.String({ description: "The killer's weapon as the game names it (weapon_ak47)" })),
+  headshot: Type.Boolean(),
+  wallbang: Nullable(Type.Boolean({ description: 'null: not known (frames do not say)' })),
+  teamkill: Type.Boolean(),
+  source: OneOf(KILL_SOURCES, { description: 'frames: inferred from two frames; hlae: a game event' }),
+});
+export type GameKill = Static<typeof GameKillSchema>;
 
 export const GameObservedSchema = Type.Object({
   steamid: Type.String(),
@@ -139,6 +178,7 @@ export const GameLiveSchema = Type.Object({
   observed: Nullable(GameObservedSchema),
   players: Type.Record(Type.String(), GamePlayerSchema, { description: 'By steamid' }),
   grenades: Type.Array(GameGrenadeSchema, { description: 'Utility in flight or in effect, by id' }),
+  killfeed: Type.Array(GameKillSchema, { description: "The round's deaths, the newest last (at most 8)" }),
 });
 export type GameLive = Static<typeof GameLiveSchema>;
 
@@ -150,6 +190,7 @@ export const GameLivePatchSchema = Type.Object({
   observed: Type.Optional(Nullable(GameObservedSchema)),
   players: Type.Optional(Type.Record(Type.String(), Nullable(GamePlayerSchema))),
   grenades: Type.Optional(Type.Array(GameGrenadeSchema)),
+  killfeed: Type.Optional(Type.Array(GameKillSchema)),
 });
 export type GameLivePatch = Static<typeof GameLivePatchSchema>;
 

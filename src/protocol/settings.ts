@@ -79,6 +79,22 @@ export const RadarImagesSchema = Type.Record(
 export type RadarImages = Static<typeof RadarImagesSchema>;
 // ---------- end of the radar's images ----------
 
+/**
+ * The cards of the moments of a map (half-time, map point, match point, timeouts): each goes on air
+ * by the game state unless its switch here is off (issue 35; docs/themes.md, "Moment cards").
+ */
+export const MOMENT_CARDS = ['halftime', 'mapPoint', 'matchPoint', 'timeout'] as const;
+export type MomentCard = (typeof MOMENT_CARDS)[number];
+export const MomentCardsSchema = Type.Object(
+  Object.fromEntries(MOMENT_CARDS.map((card) => [card, Type.Boolean()])) as Record<
+    MomentCard,
+    ReturnType<typeof Type.Boolean>
+  >,
+  { ...strict, description: 'Which moment cards may go on air: true (the default) lets the game state show it' },
+);
+export type MomentCards = Static<typeof MomentCardsSchema>;
+export const ALL_MOMENT_CARDS: MomentCards = { halftime: true, mapPoint: true, matchPoint: true, timeout: true };
+
 /** What the broadcast pages show besides the match: the event logo, the sponsors, the talents. */
 export const BrandingSchema = Type.Object(
   {
@@ -87,6 +103,20 @@ export const BrandingSchema = Type.Object(
     talents: Type.Array(TalentSchema, { maxItems: 12 }),
     // Absent in files from before the radar: none uploaded.
     radarImages: Type.Optional(RadarImagesSchema),
+    // Absent in files from before issue 35: every card on air by the game state.
+    momentCards: Type.Optional(MomentCardsSchema),
+    // Absent in files from before issue 35: on air.
+    killfeedOnAir: Type.Optional(
+      Type.Boolean({ description: "The overlay's killfeed (top right, where the game's is): false keeps it off air" }),
+    ),
+    // Absent in files from before issue 35: none set.
+    eventShortName: Type.Optional(
+      Type.String({
+        maxLength: 60,
+        description:
+          "The event's name in a shorter form, for the top bar when the whole name does not fit (empty: none)",
+      }),
+    ),
   },
   strict,
 );

@@ -16,7 +16,7 @@ import type { RunningServer } from '../../src/server.ts';
 import { build, tempDir } from '../helpers/build.ts';
 import { post as postCommand, startCli } from '../helpers/cli-process.ts';
 import type { Frame } from '../helpers/gsi.ts';
-import { fixture, ROUND_SEQUENCE, toCs2, withToken } from '../helpers/gsi.ts';
+import { FAZE_NAVI, fixture, ROUND_SEQUENCE, toCs2, withToken } from '../helpers/gsi.ts';
 
 const frameOf = (over: Partial<RoundFrame>): RoundFrame => ({
   map: 'de_dust2',
@@ -34,7 +34,8 @@ describe('AdrTracker', () => {
     expect(adr.adrOf('a')).toBeNull();
     adr.observe(frameOf({ round: 0, damage: [['a', 40]] }));
     adr.observe(frameOf({ round: 0, damage: [['a', 90]] }));
-    expect(adr.adrOf('a')).toBe(90);
+    // Not known while the first round seen is in play.
+    expect(adr.adrOf('a')).toBeNull();
     // The round is over: the game has moved map.round on, the damage is still the ended round's.
     adr.observe(frameOf({ round: 1, roundPhase: 'over', damage: [['a', 120]] }));
     const figures = { map: 'de_dust2', round: 1, rounds: 1, damage: { a: 120 } };
@@ -44,7 +45,10 @@ describe('AdrTracker', () => {
     adr.observe(frameOf({ round: 1, roundPhase: 'freezetime', damage: [['a', 0]] }));
     expect(adr.figures).toEqual(figures);
     expect(adr.adrOf('a')).toBe(120);
+    // The round in play is not in it until it is over.
     adr.observe(frameOf({ round: 1, damage: [['a', 30]] }));
+    expect(adr.adrOf('a')).toBe(120);
+    adr.observe(frameOf({ round: 2, roundPhase: 'over', damage: [['a', 30]] }));
     expect(adr.adrOf('a')).toBe(75);
   });
 
@@ -77,8 +81,10 @@ describe('AdrTracker', () => {
     adr.observe(frameOf({ round: 5, roundPhase: 'freezetime', damage: [['a', 0]] }));
     expect(adr.adrOf('a')).toBe(80);
     adr.observe(frameOf({ round: 5, damage: [['a', 200]] }));
-    expect(adr.adrOf('a')).toBe(100);
+    expect(adr.adrOf('a')).toBe(80);
     expect(adr.figures).toBe(saved);
+    adr.observe(frameOf({ round: 6, roundPhase: 'over', damage: [['a', 200]] }));
+    expect(adr.adrOf('a')).toBe(100);
   });
 
   it('a new map, or the same map started again, starts over', () => {
@@ -86,17 +92,20 @@ describe('AdrTracker', () => {
     const other = new AdrTracker(saved);
     other.observe(frameOf({ map: 'de_mirage', round: 0, damage: [['a', 50]] }));
     expect(other.figures).toBeNull();
+    expect(other.adrOf('a')).toBeNull();
+    other.observe(frameOf({ map: 'de_mirage', round: 1, roundPhase: 'over', damage: [['a', 50]] }));
     expect(other.adrOf('a')).toBe(50);
     const again = new AdrTracker(saved);
     again.observe(frameOf({ round: 0, damage: [['a', 70]] }));
     expect(again.figures).toBeNull();
-    expect(again.adrOf('a')).toBe(70);
+    expect(again.adrOf('a')).toBeNull();
   });
 
   it('a SteamID that is a method name of objects is a player like any other', () => {
     const adr = new AdrTracker({ map: 'de_dust2', round: 1, rounds: 1, damage: {} });
     expect(adr.adrOf('toString')).toBeNull();
     adr.observe(frameOf({ round: 1, damage: [['toString', 20]] }));
+    adr.observe(frameOf({ round: 2, roundPhase: 'over', damage: [['toString', 20]] }));
     expect(adr.adrOf('toString')).toBe(10);
   });
 });
@@ -180,6 +189,47 @@ describe('ADR over a restart mid-map', () => {
     await postAll(gsiOf(second), token, roundFrames(template, 5).slice(0, 1));
     expect(second.service.hud.snapshot('host').context.mapFigures).toMatchObject({ round: 5, rounds: 5 });
     expect(await adrOverHttp(second.httpUrl)).toEqual(expectedAdr(template, 4));
+  });
+
+  it('a restart in the middle of a round: ADR is that of all five rounds once it ends, not known rounds only', async () => {
+    const template = toCs2((await fixture(ROUND_SEQUENCE))[0]);
+    const dataDir = await tempDir();
+    const first = await build({ dataDir });
+    const token = first.service.game.token;
+    for (let round = 0; round < 4; round++) await postAll(gsiOf(first), token, roundFrames(template, round));
+    const round5 = roundFrames(template, 4);
+    // Round 5's freeze time and first half: in play, not in ADR yet.
+    await postAll(gsiOf(first), token, round5.slice(0, 2));
+    expect(await adrOverHttp(first.httpUrl)).toEqual(expectedAdr(template, 3));
+    await first.close();
+    const second = await build({ dataDir });
+    await postAll(gsiOf(second), token, round5.slice(2));
+    expect(await adrOverHttp(second.httpUrl)).toEqual(expectedAdr(template, 4));
+  });
+
+  it('a late start (the pro capture at round 11): not known until the first round seen ends, then over that round only', async () => {
+    // DERIVED from the FaZe vs NAVI capture: rain has 18 kills, 10 rounds played before the server saw any.
+    const live = toCs2(await fixture(FAZE_NAVI));
+    const server = await build();
+    const token = server.service.game.token;
+    await postAll(gsiOf(server), token, [live]);
+    const rain = Object.entries<Frame>(live.allplayers).find(([, p]) => p.name === 'rain');
+    if (!rain) throw new Error('rain is in the capture');
+    expect(rain[1].match_stats.kills).toBe(18);
+    const before = await adrOverHttp(server.httpUrl);
+    expect(Object.values(before).every((adr) => adr === null)).toBe(true);
+    // The round ends: the game counts it, round_totaldmg still the round's.
+    const over = structuredClone(live);
+    over.map.round += 1;
+    over.round = { phase: 'over', win_team: 'CT' };
+    over.phase_countdowns = { phase: 'over', phase_ends_in: '5.0' };
+    await postAll(gsiOf(server), token, [over]);
+    const after = await adrOverHttp(server.httpUrl);
+    for (const [steamid, player] of Object.entries<Frame>(live.allplayers)) {
+      if (!(steamid in after)) continue;
+      expect(after[steamid], player.name).toBe(player.state.round_totaldmg);
+    }
+    expect(after[rain[0]]).toBe(rain[1].state.round_totaldmg);
   });
 
   it("a frame that does not end a round writes nothing; the round's end writes once", async () => {

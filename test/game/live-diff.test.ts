@@ -25,9 +25,13 @@ async function liveView(): Promise<GameLive> {
       countdown: 12.5,
       playerSlot: null,
       position: frame.bomb.position,
+      explodesIn: 12.5,
+      defuseIn: null,
+      defuseSeconds: null,
     },
     observed: { steamid: frame.observedSteamid as string, slot: 7 },
     players,
+    killfeed: [],
     grenades: [
       ...frame.grenades,
       {

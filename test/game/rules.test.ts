@@ -100,6 +100,8 @@ describe('the frame parser', () => {
       // consecutive_round_losses as the capture has them.
       ctLosses: 0,
       tLosses: 6,
+      ctTimeouts: 4,
+      tTimeouts: 2,
     });
     expect(frame.round).toEqual({ phase: 'live', clock: 13.4, winner: null, reason: null });
     // "1111.0, 2460.4, 95.8" in the capture.

@@ -4,7 +4,8 @@
  * (docs/themes.md), so panels added later are measured without an edit here.
  *
  *   hudProbe.until(words)  resolves once the root's data-open holds and lacks the words it is told
- *   hudProbe.layout()      the visible panels that intersect, and the text that overflows its box
+ *   hudProbe.layout()      the visible panels that intersect, the text that overflows its box, and
+ *                          the text smaller than the smallest type on air
  *   hudProbe.texts()       every visible text element: its painted text boxes, colour, size, weight,
  *                          dimmed (a dead player's), covered (under another player's mark)
  *   hudProbe.contrast()    the contrast of those texts over a screenshot of what is under them
@@ -19,6 +20,12 @@
     checkVisibilityCSS: true,
   };
   const TOLERANCE = 1; // stage px: sub-pixel rounding is not an overlap
+  /**
+   * The smallest type on air (docs/themes.md, "Type sizes"): 10 px at 1280x720, so 15 px on the
+   * 1920x1080 stage; the same on the stage at every size, since the stage scales as a whole.
+   */
+  const MIN_TYPE_AT_720 = 10;
+  const MIN_TYPE_STAGE = (MIN_TYPE_AT_720 * 1080) / 720;
 
   const root = () => document.querySelector('[data-page="hud"]');
   /** Computed styles, read once per element in one measure (nothing changes the page meanwhile). */
@@ -196,6 +203,16 @@
     return problems.map((problem) => `${nameOf(panel)} ${pathOf(element)}: ${problem}`);
   }
 
+  /** Text smaller than the smallest type on air, in px on the screen at this size. */
+  function tooSmall({ element, panel }) {
+    const size = Number.parseFloat(styleOf(element).fontSize);
+    if (size >= MIN_TYPE_STAGE - 0.01) return [];
+    const screen = Math.round(size * scale() * 10) / 10;
+    return [
+      `${nameOf(panel)} ${pathOf(element)}: "${ownText(element).slice(0, 40)}" is ${screen} px here (${size} px on the stage), under the smallest type on air (${MIN_TYPE_AT_720} px at 1280x720, ${MIN_TYPE_STAGE} px on the stage)`,
+    ];
+  }
+
   /**
    * Waits until the root's data-open has every word of `present` and none of `absent`: checked on
    * each change of the attribute (a mutation observer, no polling).
@@ -246,7 +263,7 @@
           }
       }
     }
-    for (const text of textElements()) problems.push(...overflowOf(text));
+    for (const text of textElements()) problems.push(...overflowOf(text), ...tooSmall(text));
     return { onAir: boxes.map((b) => b.name), problems, ms: performance.now() - started };
   }
 
@@ -420,7 +437,9 @@
     });
     // A text badge (the side chip, a box's slot chip) wears its side colour at --badge-alpha.
     const badge = (side) =>
-      paint(`color-mix(in srgb, ${style.getPropertyValue(side)} ${style.getPropertyValue('--badge-alpha')}, transparent)`);
+      paint(
+        `color-mix(in srgb, ${style.getPropertyValue(side)} ${style.getPropertyValue('--badge-alpha')}, transparent)`,
+      );
     return {
       A: of('A'),
       B: of('B'),

@@ -2,7 +2,8 @@
  * Zones, not collisions (docs/themes.md, "Zones"): every combination of the overlay's panels, at
  * 1920x1080 and 1280x720, without and with live game data from real frames, and with and without a
  * replay playing. In each one, no two panels on air (`data-panel` with `data-visible="true"` that
- * the page really draws) overlap, and no text runs out of its box unless an ellipsis ends it.
+ * the page really draws) overlap, no text runs out of its box unless an ellipsis ends it, and no text
+ * is smaller than the smallest type on air (10 px at 1280x720, 15 px on the stage: docs/themes.md).
  *
  * Generic over the page's hooks: the toggled panels come from machines/panels.ts (the radar among
  * them), and the measures (test/helpers/hud-probe.js) take every `[data-panel]` the page has, so the
@@ -217,13 +218,13 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: zones, not collisions', ()
     await api.settings({ branding: { eventLogo: logo, sponsors: [{ name: 'Hyperion', image: sponsor }] } });
 
     // The measures see what they look for: a corner panel forced onto the scoreboard, a name forced
-    // onto one line in a box too small for it.
+    // onto one line in a box too small for it, at a size under the smallest type on air.
     await ok(server, 'show_scoreboard');
     await ok(server, 'set_event_badge', { enabled: true, position: 'top-center' });
     const forced = await first.addStyleTag({
       content:
         '.hud [data-panel="badge"] { visibility: visible !important; opacity: 1 !important; }' +
-        '.hud [data-panel="badge"] * { white-space: nowrap !important; width: 60px !important; }',
+        '.hud [data-panel="badge"] * { white-space: nowrap !important; width: 60px !important; font-size: 12px !important; }',
     });
     const caught = await measure(
       [first],
@@ -232,6 +233,10 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay: zones, not collisions', ()
     );
     expect(caught.join('\n')).toMatch(/scoreboard .* and badge@top-center .* overlap/);
     expect(caught.join('\n')).toMatch(/badge@top-center .*"IEM Cologne 2026 · Playoffs" (is|runs) \d+ px/);
+    // The badge's name forced to 12 px on the stage (8 px at 1280x720): under the smallest type on air.
+    expect(caught.join('\n')).toMatch(
+      /badge@top-center .*"IEM Cologne 2026 · Playoffs" is 12 px here .*under the smallest type on air/,
+    );
     await forced.evaluate((style) => (style as unknown as { remove(): void }).remove());
     await ok(server, 'hide_scoreboard');
     await ok(server, 'set_event_badge', { enabled: false });

@@ -6,11 +6,11 @@
 import type { Page, ViewportSize } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
-import { build, ok } from '../helpers/build.ts';
+import { build, ok, tempDir } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import type { Frame } from '../helpers/gsi.ts';
 import { atRound, fixture, postAccepted, ROUND_SEQUENCE, toCs2, WORKSHOP_MIRAGE } from '../helpers/gsi.ts';
-import { settled } from '../helpers/hud.ts';
+import { panelApi, settled } from '../helpers/hud.ts';
 
 const SIZES: Array<[string, ViewportSize]> = [
   ['1920x1080', { width: 1920, height: 1080 }],
@@ -122,10 +122,17 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
         /live/i,
       );
 
-      // Both names whole: the font shrank to fit the box instead of cutting them.
-      for (const side of ['A', 'B']) {
+      // Neither name cut: each fits at three quarters of its size at least, or gives way to the
+      // team's tag (issue 35: no name shrunk below a legible size). With the alive chips of the
+      // live game beside them, both long names take their tags here.
+      for (const [side, tag] of [
+        ['A', 'NV'],
+        ['B', 'NIP'],
+      ] as const) {
         const name = page.locator(`[data-topbar] [data-team="${side}"]`);
-        expect(await name.getAttribute('data-fit')).toBe('shrunk');
+        expect(await name.getAttribute('data-fit')).toBe('short');
+        expect(await name.textContent()).toBe(tag);
+        expect(await name.getAttribute('title')).toBe(NAVI_NIP[side === 'A' ? 'teamA' : 'teamB'].name);
       }
       // The event name: cut with an ellipsis, inside the strip.
       const event = page.locator('[data-topbar] [data-event-name]');
@@ -253,5 +260,49 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
       else expect(await overtime.getAttribute('data-overtime'), `round ${shown}`).toBe(ot);
       expect(await overflowing(page)).toEqual([]);
     }
+  });
+  it('a 41-character event name is whole; a longer one gives way to the short form the operator set, kept over a restart', async () => {
+    const dataDir = await tempDir();
+    const server = await build({ dataDir, gameReceivingTimeoutMs: 30_000 });
+    const fits = 'PGL Astana 2026 Closed Qualifier Europe B';
+    expect(fits).toHaveLength(41);
+    await ok(server, 'set_event_name', { name: fits });
+    await ok(server, 'veto_set', { boFormat: 'bo3', ...NAVI_NIP, steps: MIRAGE_FIRST });
+    const pages = await Promise.all(SIZES.map(([, viewport]) => overlay(server, viewport)));
+    const shownOn = (page: Page) => page.locator('[data-topbar] [data-event-name]');
+    // 41 characters beside a bo3's maps: whole, not cut.
+    for (const [at, page] of pages.entries()) {
+      await expect.poll(() => shownOn(page).textContent()).toBe(fits);
+      expect(await shownOn(page).getAttribute('data-fit'), SIZES[at]?.[0]).toBe('whole');
+      expect(await overflowing(page), SIZES[at]?.[0]).toEqual([]);
+    }
+    const long = 'StarLadder Budapest Major 2025 · Stage 3 · Upper bracket quarter-final';
+    await ok(server, 'set_event_name', { name: long });
+    // No short form set: the whole name, cut with an ellipsis (the first test of this file).
+    for (const page of pages) {
+      await expect.poll(() => shownOn(page).textContent()).toBe(long);
+      expect(await shownOn(page).getAttribute('data-fit')).not.toBe('short');
+    }
+    const api = await panelApi(server);
+    expect((await api.settings({ branding: { eventShortName: 'Budapest Major 2025' } })).status).toBe(200);
+    for (const [at, page] of pages.entries()) {
+      await expect.poll(() => shownOn(page).textContent()).toBe('Budapest Major 2025');
+      expect(await shownOn(page).getAttribute('data-fit')).toBe('short');
+      expect(await shownOn(page).getAttribute('title')).toBe(long);
+      expect(await overflowing(page), SIZES[at]?.[0]).toEqual([]);
+      await settled(page);
+      await page
+        .locator('[data-topbar]')
+        .screenshot({ path: `${SCREENSHOTS}top-bar-event-short-${SIZES[at]?.[0]}.png` });
+    }
+    // A name that fits is shown whole, short form or not.
+    await ok(server, 'set_event_name', { name: fits });
+    for (const page of pages) await expect.poll(() => shownOn(page).textContent()).toBe(fits);
+    // Saved with the settings: a server started again on the same data shows the short form.
+    await ok(server, 'set_event_name', { name: long });
+    await server.close();
+    const again = await build({ dataDir, gameReceivingTimeoutMs: 30_000 });
+    const page = await overlay(again, { width: 1280, height: 720 });
+    await expect.poll(() => shownOn(page).textContent()).toBe('Budapest Major 2025');
   });
 });

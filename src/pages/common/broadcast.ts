@@ -94,6 +94,22 @@ export const playerIn = (slot: number): string | null =>
 export const slotsOf = (side: Side): readonly number[] => (side === 'A' ? SLOTS.slice(0, 5) : SLOTS.slice(5));
 
 /** Two or three letters for a team without a logo. */
+/**
+ * A person's monogram: the first letters of the first and the last word, with a nickname in quote
+ * marks left out and anything that is not a letter or a digit skipped (`James "JB" Bardolph` is JB,
+ * not J"B; an emoji makes no letter).
+ */
+export function monogramOf(name: string): string {
+  const bare = name.replace(/["“”„«»‹›]([^"“”„«»‹›]*)["“”„«»‹›]/gu, ' ');
+  const words = bare
+    .split(/\s+/)
+    .map((word) => word.match(/[\p{L}\p{N}]/u)?.[0] ?? '')
+    .filter(Boolean);
+  const letters = words.length > 1 ? [words[0], words.at(-1)] : words;
+  if (letters.length === 0) return [...name.trim()].slice(0, 1).join('').toUpperCase();
+  return letters.join('').toUpperCase();
+}
+
 export function initialsOf(name: string): string {
   const words = name.split(/\s+/).filter(Boolean);
   if (words.length >= 2)

@@ -1,18 +1,25 @@
 /**
  * Text that fits its box: a name is read whole on air ("NATUS VINCERE", not "NATUS VINCE…"). The
- * font shrinks from its CSS size until the text fits, down to `min` of that size; only a text still
- * too long at that size is cut, with the ellipsis its CSS asks for (text-overflow). The box's width
- * must not depend on the text (a flex item with a basis of 0, a fixed width …), so fitting never
- * moves anything else.
+ * font shrinks from its CSS size until the text fits, down to `min` of that size and never below the
+ * smallest type on air (the CSS property --type-min, docs/themes.md "Type sizes"). A text still too
+ * long at that size gives way to its `short` form (a team's tag, the event's short name) when it has
+ * one (`data-fit="short"`); only what is too long even then is cut, with the ellipsis its CSS asks
+ * for (text-overflow). The box's width must not depend on the text (a flex item with a basis of 0, a
+ * fixed width, a max-width the text reaches …), so fitting never moves anything else.
  */
 import type { HTMLAttributes } from 'preact';
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
-/** Shrinks the element's font until its text fits its width (or reaches `min` of the CSS size). */
-function fitTo(element: HTMLElement, min: number): void {
+/**
+ * Shrinks the element's font until its text fits its width (or reaches `min` of the CSS size, or the
+ * smallest type on air); whether it fits then.
+ */
+function fitTo(element: HTMLElement, min: number): boolean {
   element.style.fontSize = '';
-  const base = Number.parseFloat(getComputedStyle(element).fontSize);
-  const floor = base * min;
+  const style = getComputedStyle(element);
+  const base = Number.parseFloat(style.fontSize);
+  const typeMin = Number.parseFloat(style.getPropertyValue('--type-min')) || 0;
+  const floor = Math.min(base, Math.max(base * min, typeMin));
   let size = base;
   // Letter spacing in em scales with the font, so one proportional step nearly fits; a second
   // settles the rounding of glyph widths.
@@ -21,37 +28,51 @@ function fitTo(element: HTMLElement, min: number): void {
     element.style.fontSize = `${size}px`;
   }
   element.dataset.fit = size < base ? 'shrunk' : 'whole';
+  return element.scrollWidth <= element.clientWidth;
 }
 
 export function FitText(
-  props: { text: string; min?: number } & Omit<HTMLAttributes<HTMLSpanElement>, 'children'>,
+  props: { text: string; short?: string; min?: number } & Omit<HTMLAttributes<HTMLSpanElement>, 'children'>,
 ) {
-  const { text, min = 0.6, ...rest } = props;
+  const { text, short, min = 0.6, ...rest } = props;
   const ref = useRef<HTMLSpanElement>(null);
+  // The text whose short form is shown: a new text is tried whole first.
+  const [shortFor, setShortFor] = useState<string | null>(null);
+  const useShort = Boolean(short) && shortFor === text;
+  const shown = useShort ? (short as string) : text;
   useLayoutEffect(() => {
     const element = ref.current;
     if (!element) return;
-    fitTo(element, min);
+    const fit = () => {
+      const fits = fitTo(element, min);
+      if (useShort) element.dataset.fit = 'short';
+      else if (!fits && short && short !== text) setShortFor(text);
+    };
+    fit();
     let width = element.clientWidth;
     // Fits again when its box changes (a side chip appears) and once the fonts have loaded.
+    // A wider box tries the whole text again (the clutch chip went, the side chip with it).
     const observer = new ResizeObserver(() => {
-      if (element.clientWidth === width) return;
-      fitTo(element, min);
-      width = element.clientWidth;
+      const now = element.clientWidth;
+      if (now === width) return;
+      const grew = now > width;
+      width = now;
+      if (useShort && grew) setShortFor(null);
+      else fit();
     });
     observer.observe(element);
     let live = true;
     void document.fonts.ready.then(() => {
-      if (live) fitTo(element, min);
+      if (live) fit();
     });
     return () => {
       live = false;
       observer.disconnect();
     };
-  }, [text, min]);
+  }, [shown, text, short, min, useShort]);
   return (
     <span ref={ref} {...rest}>
-      {text}
+      {shown}
     </span>
   );
 }

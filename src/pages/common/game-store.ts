@@ -13,6 +13,7 @@ export const gameLive = signal<GameLive>({
   observed: null,
   players: {},
   grenades: [],
+  killfeed: [],
 });
 export const gameStatus = signal<GameStatus | null>(null);
 /** The page's clock minus the server's, from the last message: how old the server's times are here. */
@@ -40,5 +41,6 @@ export function applyGameMessage(message: GameMessage): void {
     observed: live.observed === undefined ? before.observed : live.observed,
     players,
     grenades: live.grenades ?? before.grenades,
+    killfeed: live.killfeed ?? before.killfeed,
   };
 }

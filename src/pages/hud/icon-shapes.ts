@@ -295,6 +295,27 @@ export const SHAPES = {
       'M12 0L14.5 7L21 3L17.5 10L24 12L17.5 14L21 21L14.5 17L12 24L9.5 17L3 21L6.5 14L0 12L6.5 10L3 3L9.5 7Z',
     ],
   },
+  // The killfeed's marks: a head in a crosshair (headshot), a bullet through a wall (wallbang).
+  headshot: {
+    w: 24,
+    parts: [
+      'M12 5A7 7 0 1 0 12 19A7 7 0 1 0 12 5ZM12 8A4 4 0 1 1 12 16A4 4 0 1 1 12 8Z',
+      `${rect(10.5, 0, 3, 6)}${rect(10.5, 18, 3, 6)}${rect(0, 10.5, 6, 3)}${rect(18, 10.5, 6, 3)}`,
+      'M12 10A2 2 0 1 0 12 14A2 2 0 1 0 12 10Z',
+    ],
+  },
+  wallbang: {
+    w: 24,
+    parts: [`${rect(9, 1, 6, 22)}`, `${rect(0, 10.5, 7, 3)}${rect(17, 10.5, 7, 3)}`],
+  },
+  // A player standing: the alive counters.
+  person: {
+    w: 16,
+    parts: [
+      'M8 1A4.5 4.5 0 1 0 8 10A4.5 4.5 0 1 0 8 1Z',
+      'M1 23V17C1 13.5 3.5 11.5 8 11.5C12.5 11.5 15 13.5 15 17V23Z',
+    ],
+  },
   clock: {
     w: 24,
     parts: [

@@ -111,12 +111,15 @@ export const clockText = computed(() => {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 });
 
-/** The bomb timer's fill (1 full, 0 exploded) while it ticks: C4 is 40 s in competitive play. */
+/**
+ * The top bar's bomb timer fill (1 full, 0 exploded) while it ticks: C4 is 40 s in competitive play.
+ * The bomb's own time (explodesIn), which goes on through a defuse: the phase clock then counts the
+ * defuse.
+ */
 export const BOMB_SECONDS = 40;
 export const bombFill = computed(() => {
   if (phase.value !== 'bomb' && phase.value !== 'defuse') return null;
-  const bomb = gameLive.value.bomb;
-  const left = phase.value === 'bomb' ? clockSeconds.value : (bomb?.countdown ?? null);
+  const left = gameLive.value.bomb?.explodesIn ?? null;
   if (left === null) return null;
   return Math.max(0, Math.min(1, left / BOMB_SECONDS));
 });
@@ -156,6 +159,40 @@ export const phaseText = computed(() => {
       return '';
   }
 });
+
+/** The phases of a round being fought: the players alive count, a clutch can happen. */
+const FIGHTING: ReadonlySet<Phase> = new Set(['live', 'bomb', 'defuse']);
+
+function aliveOf(team: Side): number | null {
+  const side = sideOfTeam(team);
+  if (!gameOn.value || !side) return null;
+  let alive = 0;
+  for (const player of Object.values(gameLive.value.players))
+    if (player.side === side && player.health > 0) alive++;
+  return alive;
+}
+
+/** How many players of each team are alive (the side it plays); null without live game data. */
+export const aliveCount: Record<Side, ReadonlySignal<number | null>> = {
+  A: computed(() => aliveOf('A')),
+  B: computed(() => aliveOf('B')),
+};
+
+/**
+ * A clutch: while a round is fought, a team down to its last player against one or more; the number
+ * of players that one faces (1v3 is 3), null otherwise. In a 1v1 both teams have it.
+ */
+function clutchOf(team: Side): number | null {
+  if (!FIGHTING.has(phase.value)) return null;
+  const mine = aliveCount[team].value;
+  const theirs = aliveCount[team === 'A' ? 'B' : 'A'].value;
+  return mine === 1 && theirs !== null && theirs >= 1 ? theirs : null;
+}
+
+export const clutchAgainst: Record<Side, ReadonlySignal<number | null>> = {
+  A: computed(() => clutchOf('A')),
+  B: computed(() => clutchOf('B')),
+};
 
 /** The live players by HUD slot: one pass per frame, read by every slot's signal below. */
 const playersBySlot = computed(() => {

@@ -9,8 +9,11 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
 import { activePreset } from '../common/broadcast.ts';
 import { Stage } from '../common/stage.tsx';
 import { connectionStatus, state } from '../common/store.ts';
+import { BombPanel } from './bomb-panel.tsx';
 import { BadgePanel, SponsorPanel } from './corner-panels.tsx';
 import { Economy } from './economy.tsx';
+import { KillfeedPanel } from './killfeed.tsx';
+import { MomentCardPanel } from './moment-card.tsx';
 import { gameOn, sideOfTeam } from './live.ts';
 import { ObservedBox, PlayerBoxes } from './player-boxes.tsx';
 import { Radar } from './radar.tsx';
@@ -88,6 +91,9 @@ export function Overlay() {
         <ObservedBox />
         <Economy />
         <RoundBanner />
+        <BombPanel />
+        <MomentCardPanel />
+        <KillfeedPanel />
         <Scoreboard visible={hud?.scoreboardVisible === true} />
         <VetoPanel visible={hud?.vetoVisible === true} />
         <StatsPanel visible={hud?.statsVisible === true} />

@@ -9,6 +9,7 @@
  * `data-x`/`data-y` give it in pixels of the game's 1024x1024 radar image. Each dot reads its own
  * slot's signal: a frame re-renders only the dots whose player moved.
  */
+import type { ReadonlySignal } from '@preact/signals';
 import { computed, signal } from '@preact/signals';
 import { mapLabel, normalizeMapName } from '../../../machines/map-names.ts';
 import type { RadarOverview } from '../../../machines/radar-overviews.ts';
@@ -18,6 +19,8 @@ import {
   radarOverviewOf,
   radarPixel,
 } from '../../../machines/radar-overviews.ts';
+import type { DiscPlace } from '../../../machines/radar-spread.ts';
+import { spreadDiscs } from '../../../machines/radar-spread.ts';
 import type { GameGrenade, GamePoint } from '../../protocol/index.ts';
 import { mediaUrl } from '../../protocol/index.ts';
 import { SLOTS } from '../common/broadcast.ts';
@@ -74,10 +77,10 @@ const grenades = computed(() => gameLive.value.grenades);
  * Where a world point goes: percentages of the square, and the 1024-image pixel for the hooks. With
  * the square's side in pixels (a dot), a transform in pixels instead of the percentages.
  */
-function place(map: RadarOverview, point: GamePoint, side = 0) {
+function place(map: RadarOverview, point: GamePoint, side = 0, drawnAt?: { x: number; y: number }) {
   const { px, py } = radarPixel(map, point[0], point[1]);
-  const x = px / RADAR_IMAGE_SIZE;
-  const y = py / RADAR_IMAGE_SIZE;
+  const x = (drawnAt?.x ?? px) / RADAR_IMAGE_SIZE;
+  const y = (drawnAt?.y ?? py) / RADAR_IMAGE_SIZE;
   return {
     style:
       side === 0
@@ -101,6 +104,48 @@ const span = (map: RadarOverview, units: number) =>
  */
 const squarePixels = signal(0);
 
+/** A disc's width on the square (radar.css), in pixels of the page. */
+const DISC_PIXELS = 24;
+
+/**
+ * Where each living player's disc is drawn, by slot, in pixels of the 1024 image: players standing
+ * together are spread apart by a disc's width so each number stays readable (machines/radar-spread.ts);
+ * `data-x`/`data-y` keep where they really stand.
+ */
+const discPlaces = computed(() => {
+  const map = overview.value;
+  const side = squarePixels.value;
+  if (!map || side === 0) return new Map<number, { x: number; y: number }>();
+  const places: DiscPlace[] = [];
+  for (const slot of SLOTS) {
+    const player = playerInSlot(slot).value;
+    if (!player?.position || player.health <= 0) continue;
+    const { px, py } = radarPixel(map, player.position[0], player.position[1]);
+    places.push({ id: slot, x: px, y: py });
+  }
+  return spreadDiscs(places, (DISC_PIXELS * RADAR_IMAGE_SIZE) / side, 40);
+});
+
+/**
+ * A slot's drawn place as text ("x,y" to a tenth, or empty): the same string while it holds, so a
+ * frame re-renders only the dots whose drawn place moved.
+ */
+const discPlaceBySlot = new Map<number, ReadonlySignal<string>>(
+  SLOTS.map((slot) => [
+    slot,
+    computed(() => {
+      const at = discPlaces.value.get(slot);
+      return at ? `${at.x.toFixed(1)},${at.y.toFixed(1)}` : '';
+    }),
+  ]),
+);
+const discPlaceOf = (slot: number): { x: number; y: number } | undefined => {
+  const text = discPlaceBySlot.get(slot)?.value;
+  if (!text) return undefined;
+  const [x = 0, y = 0] = text.split(',').map(Number);
+  return { x, y };
+};
+
 function Dot({ slot, map }: { slot: number; map: RadarOverview }) {
   const player = playerInSlot(slot).value;
   const observed = isObserved(slot);
@@ -109,6 +154,11 @@ function Dot({ slot, map }: { slot: number; map: RadarOverview }) {
   if (!player?.position) return null;
   const alive = player.health > 0;
   const own = radarLevel(map, player.position[2]);
+  const drawnAt = alive ? discPlaceOf(slot) : undefined;
+  const placed = place(map, player.position, squarePixels.value, drawnAt);
+  const spread =
+    drawnAt !== undefined &&
+    Math.hypot(drawnAt.x - Number(placed['data-x']), drawnAt.y - Number(placed['data-y'])) > 0.5;
   return (
     <div
       class="radar__dot"
@@ -120,7 +170,8 @@ function Dot({ slot, map }: { slot: number; map: RadarOverview }) {
       data-other-level={String(own !== level)}
       data-facing={player.facing ?? ''}
       data-bomb-carrier={String(carrying)}
-      {...place(map, player.position, squarePixels.value)}
+      data-spread={String(spread)}
+      {...placed}
     >
       {alive && player.facing !== null ? (
         <span

@@ -2,7 +2,7 @@
 import type { Side } from '../common/broadcast.ts';
 import { playerIn, teams } from '../common/broadcast.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
-import { gameOn, sideOfTeam, slotsOfTeam } from './live.ts';
+import { gameOn, liveScore, sideOfTeam, slotsOfTeam } from './live.ts';
 import { PlayerRow, SCOREBOARD_COLUMNS } from './player-row.tsx';
 
 /** The column headers over the live values, laid out as a player row is (aligned by construction). */
@@ -33,9 +33,21 @@ function TeamColumn({ side }: { side: Side }) {
         <span class="sb-team__name" data-team={side}>
           {team.name}
         </span>
-        <span class="sb-team__maps" data-series-score={side}>
-          {String(team.seriesScore)}
-        </span>
+        {gameOn.value ? (
+          <>
+            {/* While live the header's number is the map's round score; the maps won beside it, named. */}
+            <span class="sb-team__series" data-series-score={side}>
+              Maps {String(team.seriesScore)}
+            </span>
+            <span class="sb-team__maps" data-round-score={side}>
+              {String(liveScore[side].value)}
+            </span>
+          </>
+        ) : (
+          <span class="sb-team__maps" data-series-score={side}>
+            {String(team.seriesScore)}
+          </span>
+        )}
       </header>
       {gameOn.value ? <ColumnHeads /> : null}
       <ol class="sb-team__players">

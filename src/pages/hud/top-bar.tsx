@@ -9,9 +9,21 @@ import type { Side } from '../common/broadcast.ts';
 import { seriesMapHooks, teams } from '../common/broadcast.ts';
 import { FitText } from '../common/fit-text.tsx';
 import { gameLive, gameStatus } from '../common/game-store.ts';
-import { match } from '../common/store.ts';
+import { branding, match } from '../common/store.ts';
 import { TeamLogo } from '../common/team-logo.tsx';
-import { bombFill, clockText, gameOn, liveScore, phase, phaseText, roundNumber, sideOfTeam } from './live.ts';
+import { Icon } from './icons.tsx';
+import {
+  aliveCount,
+  bombFill,
+  clockText,
+  clutchAgainst,
+  gameOn,
+  liveScore,
+  phase,
+  phaseText,
+  roundNumber,
+  sideOfTeam,
+} from './live.ts';
 
 /**
  * The series maps the broadcast pages show: the server marks each map whose veto step is revealed
@@ -66,18 +78,59 @@ export const overtimeOf = (round: number | null): number | null =>
     ? null
     : Math.ceil((round - REGULATION_ROUNDS) / OVERTIME_ROUNDS);
 
+/**
+ * The team's players alive while live (a figure and the count); in a clutch the chip says 1vN in
+ * the accent colour, and goes back to the count when the clutch ends.
+ */
+function Alive({ side }: { side: Side }) {
+  const alive = aliveCount[side].value;
+  if (alive === null) return null;
+  const against = clutchAgainst[side].value;
+  return (
+    <span
+      class="tb-team__alive"
+      data-alive-count={alive}
+      data-clutch={against ?? undefined}
+      title={against ? `1 v ${against}` : `${alive} alive`}
+    >
+      {against ? (
+        <b class="tb-team__clutch">1v{against}</b>
+      ) : (
+        <>
+          <Icon shape="person" class="tb-team__alive-icon" label="Alive" />
+          <b>{String(alive)}</b>
+        </>
+      )}
+    </span>
+  );
+}
+
+/**
+ * A team's name shrinks to three quarters of its size at most (23 px on the stage, 15.5 px at
+ * 1280x720) to fit its box; a name that does not fit even then gives way to the team's tag.
+ */
+const NAME_MIN = 0.75;
+
 function TeamBlock({ side }: { side: Side }) {
   const team = teams.value[side];
   const gameSide = sideOfTeam(side);
   return (
     <div class={`tb-team tb-team--${side}`} data-side={gameSide ?? undefined}>
       <TeamLogo side={side} name={team.name} logo={team.logo} />
-      <FitText class="tb-team__name" data-team={side} text={team.name} title={team.name} />
+      <FitText
+        class="tb-team__name"
+        data-team={side}
+        text={team.name}
+        short={team.tag}
+        min={NAME_MIN}
+        title={team.name}
+      />
       {gameSide ? (
         <span class="tb-team__side" data-side-marker={gameSide}>
           {gameSide}
         </span>
       ) : null}
+      <Alive side={side} />
       <span class="tb-team__series" data-series-score={side}>
         {String(team.seriesScore)}
       </span>
@@ -218,6 +271,7 @@ export const topBarOnAir = computed(
 
 export function TopBar() {
   const event = match.value?.eventName ?? '';
+  const eventShort = branding.value.eventShortName?.trim() ?? '';
   const hasMaps = mapsOnAir.value.length > 0;
   if (!topBarOnAir.value) {
     return <header class="topbar" data-topbar data-panel="topbar" data-visible="false" hidden />;
@@ -239,9 +293,14 @@ export function TopBar() {
         <div class="topbar__subframe">
           <div class="topbar__sub">
             {event ? (
-              <span class="topbar__event" data-event-name title={event}>
-                {event}
-              </span>
+              <FitText
+                class="topbar__event"
+                data-event-name
+                text={event}
+                short={eventShort || undefined}
+                min={0.9}
+                title={event}
+              />
             ) : null}
             {hasMaps ? <SeriesMaps /> : null}
           </div>

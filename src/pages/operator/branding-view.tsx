@@ -20,6 +20,7 @@ import { SafeImage } from '../common/safe-image.tsx';
 import type { PanelStatus } from '../common/store.ts';
 import { panelStatus, state } from '../common/store.ts';
 import { api, readBase64, request } from './api.ts';
+import { isImageName, radarFilesOf, radarTargetOf } from './radar-files.ts';
 import { Address, Card, ConfirmButton, ErrorText, Field } from './ui.tsx';
 
 type Branding = PanelStatus['settings']['branding'];
@@ -72,12 +73,35 @@ export function BrandingCard() {
   const branding = panelStatus.value?.settings.branding;
   const { error, save } = useSave();
   const sponsorName = useSignal('');
+  const shortName = useSignal<string | null>(null);
   if (!branding) return null;
   const fail = (message: string) => {
     error.value = message;
   };
+  const savedShort = branding.eventShortName ?? '';
   return (
     <Card title="Event logo and sponsors" hook="branding">
+      <form
+        class="branding-row"
+        data-form="event-short-name"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          if (await save({ eventShortName: (shortName.value ?? savedShort).trim() })) shortName.value = null;
+        }}
+      >
+        <Field label="Short event name (top bar, when the whole name does not fit)">
+          <input
+            name="eventShortName"
+            value={shortName.value ?? savedShort}
+            maxLength={60}
+            placeholder="e.g. IEM Cologne 2026"
+            onInput={(e) => (shortName.value = e.currentTarget.value)}
+          />
+        </Field>
+        <button type="submit" class="btn" data-action="save-event-short-name">
+          Save
+        </button>
+      </form>
       <div class="branding-row">
         {branding.eventLogo ? (
           <SafeImage class="thumb" src={mediaUrl(branding.eventLogo)} alt="Event logo" data-event-logo />
@@ -386,6 +410,97 @@ function RadarUpload(props: {
   );
 }
 
+/**
+ * Several overviews in one action: images, a folder or a .zip, each given to its map by its name
+ * (radar-files.ts), uploaded one after the other, then saved at once. Says what went where and
+ * what was left out.
+ */
+function RadarBatch(props: { images: RadarImages; save: (images: RadarImages) => Promise<boolean> }) {
+  const report = useSignal<string | null>(null);
+  const busy = useSignal(false);
+  const take = async (input: HTMLInputElement) => {
+    const picked = [...(input.files ?? [])];
+    input.value = '';
+    if (picked.length === 0) return;
+    busy.value = true;
+    const next: RadarImages = { ...props.images };
+    const done: string[] = [];
+    const skipped: string[] = [];
+    try {
+      const files = await radarFilesOf(picked);
+      // Each map's image before its lower level: a lower level needs the map's image.
+      const targets = files
+        .map((file) => ({ file, target: radarTargetOf(file.name) }))
+        .sort((a, b) => (a.target?.level === 'lower' ? 1 : 0) - (b.target?.level === 'lower' ? 1 : 0));
+      for (const { file, target } of targets) {
+        const shortName = file.name.split(/[\\/]/).at(-1) ?? file.name;
+        if (!target) {
+          skipped.push(`${shortName} (${isImageName(shortName) ? 'no map in its name' : 'not an image'})`);
+          continue;
+        }
+        if (target.level === 'lower' && !next[target.map]) {
+          skipped.push(`${shortName} (the lower level without the map's overview)`);
+          continue;
+        }
+        const answer = await uploadRadarImage(file.blob);
+        if (!answer.ok) {
+          skipped.push(`${shortName} (${answer.message})`);
+          continue;
+        }
+        const set = next[target.map];
+        next[target.map] =
+          target.level === 'lower' && set
+            ? { ...set, lower: answer.media.id }
+            : { ...set, image: answer.media.id };
+        done.push(`${mapLabel(target.map)}${target.level === 'lower' ? ' (lower level)' : ''}`);
+      }
+    } catch (error) {
+      skipped.push(`the archive (${(error as Error).message})`);
+    }
+    const saved = done.length > 0 ? await props.save(next) : true;
+    busy.value = false;
+    report.value = [
+      done.length > 0 ? `${saved ? 'Uploaded' : 'Not saved'}: ${done.join(', ')}.` : 'Nothing uploaded.',
+      skipped.length > 0 ? `Left out: ${skipped.join('; ')}.` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+  };
+  return (
+    <div class="branding-row">
+      <label class="btn" aria-label="Upload several overviews: images or a .zip">
+        Upload several…
+        <input
+          type="file"
+          class="sr-only"
+          multiple
+          accept={`${IMAGE_TYPES},.zip,application/zip`}
+          data-upload="radar-many"
+          disabled={busy.value}
+          onChange={(event) => void take(event.currentTarget)}
+        />
+      </label>
+      <label class="btn" aria-label="Upload a folder of overviews">
+        Upload a folder…
+        <input
+          type="file"
+          class="sr-only"
+          multiple
+          {...{ webkitdirectory: true }}
+          data-upload="radar-folder"
+          disabled={busy.value}
+          onChange={(event) => void take(event.currentTarget)}
+        />
+      </label>
+      {report.value ? (
+        <p class="muted small" role="status" data-radar-batch>
+          {report.value}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 function RadarMapRow(props: {
   map: string;
   images: RadarImages;
@@ -451,6 +566,7 @@ export function RadarCard() {
   const saveImages = (next: RadarImages) => save({ radarImages: next });
   const first = CALIBRATED_MAPS.filter((map) => (ACTIVE_DUTY_POOL as readonly string[]).includes(map));
   const others = CALIBRATED_MAPS.filter((map) => !first.includes(map));
+  const missing = ACTIVE_DUTY_POOL.filter((map) => images[map] === undefined);
   const row = (map: string) => (
     <RadarMapRow key={map} map={map} images={images} save={saveImages} fail={fail} />
   );
@@ -463,6 +579,12 @@ export function RadarCard() {
         The overview of each map, as the game's radar draws it (a square image, 1024x1024 in the game's
         files), under the dots. Without one the radar draws a plain background. Two-level maps take the lower
         level's image too: the radar shows it while the observed player is down there.
+      </p>
+      <RadarBatch images={images} save={saveImages} />
+      <p class="muted small" data-radar-missing={missing.join(' ')}>
+        {missing.length === 0
+          ? 'Every Active Duty map has its overview.'
+          : `Active Duty maps without an overview: ${missing.map(mapLabel).join(', ')}.`}
       </p>
       <ul class="sponsor-list">{first.map(row)}</ul>
       <details>

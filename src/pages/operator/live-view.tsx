@@ -9,6 +9,7 @@ import { LIVE_SWITCHES, ObserverModeSchema, PANELS } from '../../protocol/index.
 import { branding, match, observer, panelStatus, production, reveal, state } from '../common/store.ts';
 import { api } from './api.ts';
 import { keyOfSwitch, runSwitch, switchOn } from './hotkeys.ts';
+import { MomentSwitches } from './moment-switches.tsx';
 import { RecentChanges } from './recent-changes.tsx';
 import { Card, chosen, ErrorText, Field, literals, Switch, useCommand } from './ui.tsx';
 
@@ -381,6 +382,7 @@ export function LiveView() {
       <CleanFeed />
       <Reveal />
       <Switches />
+      <MomentSwitches />
       <SmartObserver />
       <RecentChanges />
       <Hotkeys />

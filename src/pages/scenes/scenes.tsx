@@ -6,7 +6,7 @@ import type { Static } from '@sinclair/typebox';
 import type { SceneSchema as SceneSchemaType } from '../../protocol/index.ts';
 import { mediaUrl } from '../../protocol/media.ts';
 import type { Side } from '../common/broadcast.ts';
-import { initialsOf, seriesMapHooks, teams } from '../common/broadcast.ts';
+import { monogramOf, seriesMapHooks, teams } from '../common/broadcast.ts';
 import { FitText } from '../common/fit-text.tsx';
 import { Flag } from '../common/flag.tsx';
 import { PlayerPhoto } from '../common/player-photo.tsx';
@@ -133,7 +133,9 @@ const STATUS_WORDS: Record<MapStatus, string> = {
 };
 /** A talent without a photo, or whose photo does not load: the initials in its place. */
 const initials = (name: string) => (
-  <span class="talent__photo talent__photo--initials">{initialsOf(name)}</span>
+  <span class="talent__photo talent__photo--initials" data-monogram>
+    {monogramOf(name)}
+  </span>
 );
 
 export function Talents() {
@@ -233,8 +235,13 @@ export function MapRecap() {
               ) : (
                 <span class="recap__score recap__score--none">—</span>
               )}
-              <span class="recap__status">
-                {winner ? `${teams.value[winner].name} win` : STATUS_WORDS[status]}
+              <span class="recap__status" data-recap-status>
+                {winner
+                  ? `${teams.value[winner].name} win`
+                  : status === 'next' && entry.scoreA + entry.scoreB > 0
+                    ? // Rounds played and no game data now: the map was left mid-way, not yet to come.
+                      'In progress'
+                    : STATUS_WORDS[status]}
               </span>
             </li>
           );

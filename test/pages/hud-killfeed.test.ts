@@ -1,0 +1,134 @@
+/**
+ * The killfeed on the overlay (issue 35): the recorded round's frames posted to /gsi like the game
+ * (each death in the frame that reports it), the entries read back from the panel's hooks at
+ * 1920x1080 and 1280x720: killer, victim, assister, weapon icon, headshot, side colours; cleared at
+ * the next freeze time; kept off air by its switch. Screenshots.
+ */
+import type { Page, ViewportSize } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/server.ts';
+import { build } from '../helpers/build.ts';
+import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
+import type { Frame } from '../helpers/gsi.ts';
+import { fixture, postAccepted, ROUND_SEQUENCE, toCs2 } from '../helpers/gsi.ts';
+import { panelApi, seriesInProgress, settled } from '../helpers/hud.ts';
+
+const ROUND_KILLS = 'gsi_csgo_spectator_round_kills__nodecg-csgo-manager__standard-frames.json';
+
+const SIZES: Array<[string, ViewportSize]> = [
+  ['1920x1080', { width: 1920, height: 1080 }],
+  ['1280x720', { width: 1280, height: 720 }],
+];
+
+/** The entries as the panel shows them: names from the hooks, the icons by their labels. */
+const feedOf = (page: Page) =>
+  page.locator('[data-panel="killfeed"] [data-kill]').evaluateAll((entries) =>
+    entries.map((entry) => {
+      const hook = (name: string) => entry.querySelector(`[data-${name}]`);
+      return {
+        killer: hook('killer')?.getAttribute('data-killer') ?? null,
+        killerSide: hook('killer')?.getAttribute('data-side') ?? null,
+        assister: hook('assister')?.getAttribute('data-assister') ?? null,
+        weapon: hook('weapon')?.getAttribute('data-weapon') ?? null,
+        headshot: entry.querySelector('[aria-label="Headshot"]') !== null,
+        victim: hook('victim')?.getAttribute('data-victim') ?? null,
+        victimSide: hook('victim')?.getAttribute('data-side') ?? null,
+      };
+    }),
+  );
+
+describe.skipIf(!chromiumAvailable)('the killfeed, from real frames, in Chromium', () => {
+  const chromium = chromiumPerFile();
+
+  async function overlay(server: RunningServer, viewport: ViewportSize): Promise<Page> {
+    const context = await chromium.newContext(viewport);
+    context.setDefaultTimeout(8_000);
+    const page = await context.newPage();
+    await page.goto(`${server.applicationUrl}/hud`);
+    await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
+    return page;
+  }
+
+  it('every death of the round one entry, killer and victim right, in their side colours; gone at freeze time; off air by its switch', async () => {
+    const server = await build({ gameReceivingTimeoutMs: 15 * 60_000 });
+    await seriesInProgress(server, { roster: false });
+    const pages = await Promise.all(SIZES.map(([, viewport]) => overlay(server, viewport)));
+    const frames = ((await fixture(ROUND_KILLS)) as Frame[]).map((frame) => toCs2(frame));
+    for (const frame of frames) await postAccepted(server, frame);
+    const recorded = [
+      {
+        killer: 'Big Daddy',
+        killerSide: 'T',
+        assister: null,
+        weapon: 'weapon_ak47',
+        headshot: false,
+        victim: 'xxx_ajsmokesthembigoledoinks_xxx',
+        victimSide: 'CT',
+      },
+      {
+        killer: 'AussiePing',
+        killerSide: 'CT',
+        assister: 'Atomic',
+        weapon: 'weapon_m4a1',
+        headshot: false,
+        victim: 'ウソップ',
+        victimSide: 'T',
+      },
+      {
+        killer: 'AussiePing',
+        killerSide: 'CT',
+        assister: null,
+        weapon: 'weapon_m4a1',
+        headshot: true,
+        victim: 'Big Daddy',
+        victimSide: 'T',
+      },
+      {
+        killer: 'Atomic',
+        killerSide: 'CT',
+        assister: null,
+        weapon: 'weapon_m4a1',
+        headshot: true,
+        victim: 'Nin. [zeus]',
+        victimSide: 'T',
+      },
+    ];
+    for (const [at, page] of pages.entries()) {
+      await expect.poll(() => feedOf(page), { message: SIZES[at]?.[0] }).toEqual(recorded);
+      expect(await page.locator('[data-panel="killfeed"]').getAttribute('data-visible')).toBe('true');
+      // The side colours: a CT name in the CT colour, a T name in the T colour.
+      const colours = await page
+        .locator('[data-panel="killfeed"] [data-kill]')
+        .first()
+        .evaluate((entry) => {
+          const colour = (selector: string) =>
+            (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(
+              entry.querySelector(selector),
+            ).color;
+          return { killer: colour('[data-killer]'), victim: colour('[data-victim]') };
+        });
+      expect(colours.killer).not.toBe(colours.victim);
+      await settled(page);
+      await page.screenshot({ path: `${SCREENSHOTS}hud-killfeed-${SIZES[at]?.[0]}.png` });
+    }
+    // The next round's freeze time: the feed starts again, off air.
+    const freeze = toCs2(((await fixture(ROUND_SEQUENCE)) as Frame[])[10] as Frame);
+    await postAccepted(server, freeze);
+    for (const page of pages) {
+      await expect
+        .poll(() => page.locator('[data-panel="killfeed"]').getAttribute('data-visible'))
+        .toBe('false');
+    }
+    // Kept off air by its switch while the kills are there.
+    const api = await panelApi(server);
+    expect((await api.settings({ branding: { killfeedOnAir: false } })).status).toBe(200);
+    for (const frame of frames) await postAccepted(server, frame);
+    for (const page of pages) {
+      await page.locator('[data-topbar] [data-phase="bomb"]').waitFor();
+      await expect
+        .poll(() => page.locator('[data-panel="killfeed"]').getAttribute('data-visible'))
+        .toBe('false');
+    }
+    expect(server.service.game.live().killfeed).toHaveLength(4);
+  });
+});
