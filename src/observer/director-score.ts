@@ -149,46 +149,31 @@ export function scoreDirector(frames: readonly TimedFrame[]): ScoreFigures {
       }
     }
   }
-  const directorHolds = holdsOf(director, live);
-  const humanHolds = holdsOf(human, live);
-  const directorCuts = cutsOf(director);
-  const humanCuts = cutsOf(human);
-  return {
+  return figuresOf({
     frames: frames.length,
     liveMs,
     watchedMs,
     agreedMs,
-    agreement: watchedMs > 0 ? agreedMs / watchedMs : null,
-    director: {
-      cuts: directorCuts,
-      cutsPerMinute: perMinute(directorCuts, liveMs),
-      medianHoldMs: median(directorHolds),
-      choices,
-      diedSoon,
-      diedShare: choices > 0 ? diedSoon / choices : null,
-    },
-    human: { cuts: humanCuts, cutsPerMinute: perMinute(humanCuts, liveMs), medianHoldMs: median(humanHolds) },
-    holds: { director: directorHolds, human: humanHolds },
-  };
+    directorCuts: cutsOf(director),
+    humanCuts: cutsOf(human),
+    choices,
+    diedSoon,
+    holds: { director: holdsOf(director, live), human: holdsOf(human, live) },
+  });
 }
 
-/** The figures of several recordings together: times and counts summed, medians over every hold. */
-export function totalOf(all: readonly ScoreFigures[]): ScoreFigures {
-  const sum = (pick: (figures: ScoreFigures) => number) =>
-    all.reduce((total, figures) => total + pick(figures), 0);
-  const liveMs = sum((f) => f.liveMs);
-  const watchedMs = sum((f) => f.watchedMs);
-  const agreedMs = sum((f) => f.agreedMs);
-  const directorCuts = sum((f) => f.director.cuts);
-  const humanCuts = sum((f) => f.human.cuts);
-  const choices = sum((f) => f.director.choices);
-  const diedSoon = sum((f) => f.director.diedSoon);
-  const holds = {
-    director: all.flatMap((f) => f.holds.director),
-    human: all.flatMap((f) => f.holds.human),
-  };
+/** What the figures are computed from: times, counts and every hold. */
+type Counts = Pick<ScoreFigures, 'frames' | 'liveMs' | 'watchedMs' | 'agreedMs' | 'holds'> & {
+  directorCuts: number;
+  humanCuts: number;
+  choices: number;
+  diedSoon: number;
+};
+
+function figuresOf(counts: Counts): ScoreFigures {
+  const { liveMs, watchedMs, agreedMs, directorCuts, humanCuts, choices, diedSoon, holds } = counts;
   return {
-    frames: sum((f) => f.frames),
+    frames: counts.frames,
     liveMs,
     watchedMs,
     agreedMs,
@@ -208,6 +193,26 @@ export function totalOf(all: readonly ScoreFigures[]): ScoreFigures {
     },
     holds,
   };
+}
+
+/** The figures of several recordings together: times and counts summed, medians over every hold. */
+export function totalOf(all: readonly ScoreFigures[]): ScoreFigures {
+  const sum = (pick: (figures: ScoreFigures) => number) =>
+    all.reduce((total, figures) => total + pick(figures), 0);
+  return figuresOf({
+    frames: sum((f) => f.frames),
+    liveMs: sum((f) => f.liveMs),
+    watchedMs: sum((f) => f.watchedMs),
+    agreedMs: sum((f) => f.agreedMs),
+    directorCuts: sum((f) => f.director.cuts),
+    humanCuts: sum((f) => f.human.cuts),
+    choices: sum((f) => f.director.choices),
+    diedSoon: sum((f) => f.director.diedSoon),
+    holds: {
+      director: all.flatMap((f) => f.holds.director),
+      human: all.flatMap((f) => f.holds.human),
+    },
+  });
 }
 
 /**

@@ -3,7 +3,9 @@
  * the database does not know, each added in one click; the teams and the players, searched as one
  * types, edited in a form (photo and logo uploaded as any image).
  */
+import type { Signal } from '@preact/signals';
 import { useSignal } from '@preact/signals';
+import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import type { PlayerRecord, TeamView } from '../../protocol/index.ts';
 import { IMAGE_TYPES } from '../../protocol/index.ts';
@@ -209,34 +211,54 @@ function PlayerForm({ draft, onSaved }: { draft: PlayerDraft; onSaved: (player: 
   );
 }
 
+/** A card of saved records: New, a search field, then the list and the form (children). */
+function RecordsCard(props: {
+  title: 'Players' | 'Teams';
+  hook: string;
+  onNew: () => void;
+  query: Signal<string>;
+  placeholder: string;
+  children: ComponentChildren;
+}) {
+  const { title, query } = props;
+  const one = title === 'Players' ? 'player' : 'team';
+  return (
+    <Card
+      title={title}
+      hook={props.hook}
+      wide
+      actions={
+        <button type="button" class="btn btn--small btn--plain" onClick={props.onNew}>
+          New {one}
+        </button>
+      }
+    >
+      <Field label={`Search ${title.toLowerCase()}`}>
+        <input
+          type="search"
+          value={query.value}
+          placeholder={props.placeholder}
+          onInput={(e) => (query.value = e.currentTarget.value)}
+        />
+      </Field>
+      {props.children}
+    </Card>
+  );
+}
+
 function PlayersCard() {
   const query = useSignal('');
   const editing = useSignal<PlayerDraft>(EMPTY_PLAYER);
   const teamName = (id: string | null) => savedTeams.value.find((team) => team.id === id)?.name ?? '';
   const found = searchPlayers(savedPlayers.value, query.value, 50);
   return (
-    <Card
+    <RecordsCard
       title="Players"
       hook="players"
-      wide
-      actions={
-        <button
-          type="button"
-          class="btn btn--small btn--plain"
-          onClick={() => (editing.value = { ...EMPTY_PLAYER })}
-        >
-          New player
-        </button>
-      }
+      onNew={() => (editing.value = { ...EMPTY_PLAYER })}
+      query={query}
+      placeholder="Name, real name or SteamID64"
     >
-      <Field label="Search players">
-        <input
-          type="search"
-          value={query.value}
-          placeholder="Name, real name or SteamID64"
-          onInput={(e) => (query.value = e.currentTarget.value)}
-        />
-      </Field>
       <ul class="people" data-list="players">
         {found.map((player) => (
           <li key={player.id} data-player={player.id} data-selected={String(editing.value.id === player.id)}>
@@ -260,7 +282,7 @@ function PlayersCard() {
         draft={editing.value}
         onSaved={(player) => (editing.value = draftOfPlayer(player))}
       />
-    </Card>
+    </RecordsCard>
   );
 }
 
@@ -292,28 +314,13 @@ function TeamsCard() {
   };
   const nameOf = (id: string) => savedPlayers.value.find((player) => player.id === id)?.name ?? id;
   return (
-    <Card
+    <RecordsCard
       title="Teams"
       hook="teams"
-      wide
-      actions={
-        <button
-          type="button"
-          class="btn btn--small btn--plain"
-          onClick={() => (editing.value = { ...EMPTY_TEAM })}
-        >
-          New team
-        </button>
-      }
+      onNew={() => (editing.value = { ...EMPTY_TEAM })}
+      query={query}
+      placeholder="Name or tag"
     >
-      <Field label="Search teams">
-        <input
-          type="search"
-          value={query.value}
-          placeholder="Name or tag"
-          onInput={(e) => (query.value = e.currentTarget.value)}
-        />
-      </Field>
       <ul class="people" data-list="teams">
         {searchTeams(savedTeams.value, query.value, 64).map((team) => (
           <li key={team.id} data-team-id={team.id}>
@@ -398,7 +405,7 @@ function TeamsCard() {
         </button>
         <ErrorText message={command.error.value ?? upload.value} />
       </form>
-    </Card>
+    </RecordsCard>
   );
 }
 
