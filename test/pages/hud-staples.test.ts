@@ -512,7 +512,8 @@ describe.skipIf(!chromiumAvailable)('the HUD staples with replayed game data in 
               : { left: 1470, right: 1900, top: 784, bottom: 1060 },
           );
         }
-        within('observed', { left: 640, right: 1280, top: 923, bottom: 1060 });
+        // The observed card with its portrait column (issue 34): 640 + 108 px, centred between the boxes.
+        within('observed', { left: 586, right: 1334, top: 923, bottom: 1060 });
         if (panels.includes('economy')) within('economy', { left: 500, right: 1420, top: 114, bottom: 176 });
         if (panels.includes('round-banner'))
           within('round-banner', { left: 500, right: 1420, top: 114, bottom: 190 });
