@@ -88,23 +88,28 @@ describe('a flood of frames without the token, from this machine', () => {
     const [steamid] = Object.keys(renamed.allplayers) as [string];
     renamed.allplayers[steamid].name = 'renamed mid-flood';
     const game: number[] = [];
-    for (let i = 0; i < 20; i++)
+    // At least 20 frames, and on until the flood has had 40 answers: how many land meanwhile is the
+    // machine's business, not the test's.
+    for (let i = 0; i < 20 || flooded.length < 40; i++)
       game.push((await postFrame(server.applicationPort, i < 10 ? good : renamed)).status);
     flooding = false;
     await Promise.all(floods);
 
     expect(game.every((status) => status === 200)).toBe(true);
-    expect(flooded.length).toBeGreaterThan(20);
     expect(new Set(flooded)).toEqual(new Set([401]));
     const after = server.service.game.counters;
-    // Only the game's 20 frames were parsed; every refused one was refused unread.
-    expect(after.parsed - before.parsed).toBe(20);
+    // Only the game's frames were parsed; every refused one was refused unread.
+    expect(after.parsed - before.parsed).toBe(game.length);
     expect(after.refusedUnread - before.refusedUnread).toBe(flooded.length);
     const roster = (await get(server, '/api/state')).body.state.roster;
     expect(roster.map((entry: { name: string }) => entry.name)).toContain('renamed mid-flood');
     // The status followed the accepted frames: receiving all along, never "wrong token".
     expect(messages.every((status) => status.receiving && status.problem === null)).toBe(true);
-    expect(server.service.game.status()).toMatchObject({ receiving: true, problem: null, frames: 21 });
+    expect(server.service.game.status()).toMatchObject({
+      receiving: true,
+      problem: null,
+      frames: game.length + 1,
+    });
   });
 
   it('while nothing is accepted, the refusal is reported at most once a second, whatever the rate', async () => {
@@ -163,7 +168,7 @@ describe.skipIf(skipReason)(
       expect(limited?.json).toMatchObject({ ok: false, error: 'rate_limited' });
       expect(Number(limited?.retryAfter)).toBeGreaterThanOrEqual(1);
       // 21 bodies were looked at (the 21st spent the budget); the other 9 were never read. None parsed.
-      expect(server.service.game.counters).toEqual({ parsed: 0, refusedUnread: 21 });
+      expect(server.service.game.counters).toEqual({ parsed: 0, refusedUnread: 21, droppedDuringReplay: 0 });
       // Until the budget comes back, that device's frames are refused unread, even one with the token…
       const blocked = await net.http('lan', { port, method: 'POST', path: '/gsi', body: good });
       expect(blocked.status).toBe(429);
@@ -172,7 +177,7 @@ describe.skipIf(skipReason)(
       expect((await postFrame(port, good)).status).toBe(200);
       const other = await net.http('lan6', { port, method: 'POST', path: '/gsi', body: good });
       expect(other.status).toBe(200);
-      expect(server.service.game.counters).toEqual({ parsed: 2, refusedUnread: 21 });
+      expect(server.service.game.counters).toEqual({ parsed: 2, refusedUnread: 21, droppedDuringReplay: 0 });
       expect(server.service.game.status()).toMatchObject({ receiving: true, problem: null });
     });
   },

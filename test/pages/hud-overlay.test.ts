@@ -270,6 +270,8 @@ describe.skipIf(!chromiumAvailable)('the HUD overlay in Chromium', () => {
 
   it('scales to the size it is given, keeping its proportions', async () => {
     const server = await build();
+    // The top bar is on air once the match is set (before that the HUD shows nothing).
+    await ok(server, 'set_teams', { teamA: { name: 'Natus Vincere' }, teamB: { name: 'FaZe Clan' } });
     for (const [viewport, scale] of [
       [{ width: 1280, height: 720 }, '0.6667'],
       [{ width: 3840, height: 2160 }, '2.0000'],
