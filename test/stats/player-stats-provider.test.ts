@@ -158,9 +158,11 @@ describe('player stats from FACEIT (platform_a)', () => {
     ).toBe('FACEIT did not answer the player lookup within 0.4 s');
     expect(Date.now() - started).toBeLessThan(timeoutMs + 2_000);
     expect(timeoutMs).toBeLessThan(STATS_LOOKUP_TIMEOUT_MS);
-    // A time-out is not kept: the next command asks again.
+    // A time-out is not kept: the next command asks again. (How many lookups came before depends on
+    // whether the background lookup of broky's command had timed out when this one came.)
+    const asked = standIn.lookupsOf(s1mple.steamid);
     await refused(server, { slot: s1mple.slot, provider: 'platform_a' }, 504, 'upstream_timeout');
-    expect(standIn.lookupsOf(s1mple.steamid)).toBe(2);
+    expect(standIn.lookupsOf(s1mple.steamid)).toBe(asked + 1);
 
     expect(await refused(server, { slot: ropz.slot, provider: 'platform_a' }, 502, 'upstream_error')).toBe(
       'FACEIT answered 500 Internal Server Error to the player lookup',
