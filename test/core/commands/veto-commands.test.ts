@@ -286,8 +286,17 @@ describe('veto_cancel restores what was there before the session', () => {
   const bo1Pool = ['mirage', 'nuke', 'inferno'];
 
   /** The match as a user reads it over HTTP, and the reveal of its veto as the HUD's WebSocket gets it. */
+  /** The match once FaZe's logo fetch has ended (it fails here, at a time the network decides). */
+  async function settledMatch(server: RunningServer) {
+    type Logo = { state: string } | null;
+    const fetching = (match: { logos: { A: Logo; B: Logo } }) =>
+      [match.logos.A, match.logos.B].some((logo) => logo?.state === 'fetching');
+    await expect.poll(async () => fetching((await get(server, '/api/match')).body.match)).toBe(false);
+    return (await get(server, '/api/match')).body.match;
+  }
+
   async function shown(server: RunningServer) {
-    const { match } = (await get(server, '/api/match')).body;
+    const match = await settledMatch(server);
     const client = await connect(server.wsUrl);
     const hello = await client.waitFor((message) => message.type === 'hello');
     client.close();
