@@ -252,6 +252,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   const hub = new StateHub(
     hud,
     settings.current(),
+    teams.document(),
     Math.max(saved?.revision ?? 0, lease.startAt),
     STORAGE_OK,
     (revision) => lease.cover(revision),
@@ -346,7 +347,10 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       );
     wasRecording = recording;
   });
-  teams.onChange(() => game.refreshIdentities());
+  teams.onChange(() => {
+    hub.setTeams(teams.document());
+    game.refreshIdentities();
+  });
   const mainWindow = new MainWindow(hud, options.headless);
   notices.on('secret.regenerated', (name) => {
     if (name === 'token') logger.info('access token regenerated: local-network devices must use the new one');

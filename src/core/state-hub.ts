@@ -7,10 +7,12 @@ import { HudStateSchema } from '../protocol/answers.ts';
 import type { Settings } from '../protocol/settings.ts';
 import type { StateStream } from '../protocol/streams.ts';
 import { STREAMS } from '../protocol/streams.ts';
+import type { TeamsDocument } from '../protocol/teams.ts';
 import type { EventData, EventMessage, EventName, Snapshot } from '../protocol/websocket.ts';
 import { brandingOf } from '../settings/settings.ts';
 import type { ActorKey, HudSystem, Snapshots } from './hud-system.ts';
 import { ACTOR_KEYS } from './hud-system.ts';
+import { lineupsOf } from './lineups-view.ts';
 import type { NoticeBus } from './notices.ts';
 import { PAGE_NOTICES } from './notices.ts';
 import type { HudState, HudStateKey } from './views.ts';
@@ -41,13 +43,14 @@ export type HubEvents = {
 };
 
 /**
- * What the hub watches: every actor, and the settings in force (the settings owner is no actor; what
- * the pages show of it travels with a revision like the rest, docs/architecture.md).
+ * What the hub watches: every actor, the settings in force and the database of teams and players
+ * (neither owner is an actor; what the pages show of them travels with a revision like the rest,
+ * docs/architecture.md).
  */
-export type SourceKey = ActorKey | 'settings';
+export type SourceKey = ActorKey | 'settings' | 'teams';
 
-/** What the views are computed from: the actors' snapshots and the settings in force. */
-export type Sources = Snapshots & { settings: Settings };
+/** What the views are computed from: the actors' snapshots, the settings in force, the database. */
+export type Sources = Snapshots & { settings: Settings; teams: TeamsDocument };
 
 interface View<E extends EventName = EventName> {
   event: E;
@@ -143,6 +146,11 @@ const VIEW_TABLE: { [E in ViewEvent]: Omit<View<E>, 'event'> } = {
     inputs: ({ settings }) => [brandingOf(settings)],
     compute: ({ settings }) => brandingOf(settings),
   },
+  lineups: {
+    sources: ['match', 'teams'],
+    inputs: ({ match, teams }) => [match.context.teamA?.name, match.context.teamB?.name, teams],
+    compute: ({ match, teams }) => lineupsOf(match.context.teamA, match.context.teamB, teams),
+  },
 };
 
 const VIEWS = Object.entries(VIEW_TABLE).map(([event, view]) => ({ event, ...view }) as unknown as View);
@@ -192,6 +200,8 @@ export class StateHub {
 
   /** The settings in force, as last given (setSettings). */
   #settings: Settings;
+  /** The database of teams and players, as last given (setTeams). */
+  #teams: TeamsDocument;
   /** The pages' notices (PAGE_NOTICES) go out as events, at the revision in force. */
   readonly #onNotice: Array<() => void> = [];
 
@@ -199,6 +209,8 @@ export class StateHub {
     private readonly system: HudSystem,
     /** The settings in force at start (the saved ones with this run's overrides). */
     inForce: Settings,
+    /** The database of teams and players at start. */
+    teams: TeamsDocument,
     revision: number,
     storage: StorageStatus,
     /**
@@ -212,6 +224,7 @@ export class StateHub {
     this.#revision = revision;
     this.#storage = storage;
     this.#settings = inForce;
+    this.#teams = teams;
     this.#snapshots = system.snapshots();
     this.#hud = hudStateOf(this.#snapshots, revision, storage);
     this.#hudSnapshots = this.#snapshots;
@@ -275,6 +288,14 @@ export class StateHub {
     if (settings === this.#settings) return;
     this.#settings = settings;
     this.#dirty.add('settings');
+    if (this.#depth === 0) this.#commit();
+  }
+
+  /** The database of teams and players changed (a save, a removal, an import): its views go out as state. */
+  setTeams(teams: TeamsDocument): void {
+    if (teams === this.#teams) return;
+    this.#teams = teams;
+    this.#dirty.add('teams');
     if (this.#depth === 0) this.#commit();
   }
 
@@ -349,7 +370,7 @@ export class StateHub {
   }
 
   #sources(): Sources {
-    return { ...this.#snapshots, settings: this.#settings };
+    return { ...this.#snapshots, settings: this.#settings, teams: this.#teams };
   }
 
   #commit(): void {

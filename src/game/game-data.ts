@@ -198,7 +198,14 @@ export class GameData implements LiveStats {
         photo: known?.photo ?? null,
       };
     }
-    this.#publish({ ...this.#live, players });
+    // The feed's entries hold steamids: those made before the change take the new names too, so a
+    // killer and his victim read the same in the feed as in the player boxes.
+    const killfeed = this.#killfeed.rename((steamid) =>
+      Object.hasOwn(players, steamid)
+        ? (players[steamid] as GamePlayer).name
+        : (this.#identityOf(steamid)?.name ?? null),
+    );
+    this.#publish({ ...this.#live, players, killfeed });
   }
 
   /** The operator's pick: kept by the game actor. */

@@ -141,6 +141,29 @@ export class Killfeed {
     return this.#entries;
   }
 
+  /**
+   * The database of teams and players changed: the entries made go on under each player's name now
+   * (`nameOf`; null keeps the name the entry has). An entry untouched stays the same object.
+   */
+  rename(nameOf: (steamid: string) => string | null): GameKill[] {
+    const renamed = (player: GameKillPlayer | null): GameKillPlayer | null => {
+      if (!player) return player;
+      const name = nameOf(player.steamid) ?? player.name;
+      return name === player.name ? player : { ...player, name };
+    };
+    let changed = false;
+    const entries = this.#entries.map((entry) => {
+      const killer = renamed(entry.killer);
+      const victim = renamed(entry.victim) as GameKillPlayer;
+      const assister = renamed(entry.assister);
+      if (killer === entry.killer && victim === entry.victim && assister === entry.assister) return entry;
+      changed = true;
+      return { ...entry, killer, victim, assister };
+    });
+    if (changed) this.#entries = entries;
+    return this.#entries;
+  }
+
   /** One frame (a spectator's): the feed after it. */
   observe(frame: KillfeedFrame): GameKill[] {
     const before = this.#before;

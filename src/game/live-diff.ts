@@ -5,7 +5,15 @@
  * Each list of fields is checked against its type, so a field added to the protocol and not here
  * fails to compile instead of going unsent (a player's comparison: src/protocol/game-compare.ts).
  */
-import type { GameGrenade, GameLive, GameLivePatch, GamePlayer, GameStatus } from '../protocol/game.ts';
+import type {
+  GameGrenade,
+  GameKill,
+  GameKillPlayer,
+  GameLive,
+  GameLivePatch,
+  GamePlayer,
+  GameStatus,
+} from '../protocol/game.ts';
 import { both, sameFields, sameList, samePlayer, samePoint, scalars } from '../protocol/game-compare.ts';
 
 type LiveMap = NonNullable<GameLive['map']>;
@@ -65,6 +73,13 @@ const sameGrenade = (a: GameGrenade, b: GameGrenade) =>
   samePoint(a.position, b.position) &&
   sameList(a.flames, b.flames, samePoint);
 
+const sameName = (a: GameKillPlayer | null, b: GameKillPlayer | null) => a?.name === b?.name;
+const sameKill = (a: GameKill, b: GameKill) =>
+  a.id === b.id &&
+  sameName(a.killer, b.killer) &&
+  sameName(a.victim, b.victim) &&
+  sameName(a.assister, b.assister);
+
 /** Whether two statuses say the same, whatever the count and the time of the last frame. */
 export const sameStatusMeaning = (a: GameStatus, b: GameStatus): boolean =>
   sameFields(a, b, STATUS_MEANING) && sameList(a.notes, b.notes, (x, y) => x === y);
@@ -77,8 +92,8 @@ export function diffLive(previous: GameLive, next: GameLive): GameLivePatch | nu
   if (!sameBomb(previous.bomb, next.bomb)) patch.bomb = next.bomb;
   if (!sameObserved(previous.observed, next.observed)) patch.observed = next.observed;
   if (!sameList(previous.grenades, next.grenades, sameGrenade)) patch.grenades = next.grenades;
-  // An entry never changes once made: the same ids in the same order are the same feed.
-  if (!sameList(previous.killfeed, next.killfeed, (a, b) => a.id === b.id)) patch.killfeed = next.killfeed;
+  // An entry's facts never change once made, its names do (a database change): same ids, same names.
+  if (!sameList(previous.killfeed, next.killfeed, sameKill)) patch.killfeed = next.killfeed;
   // Own properties only: a steamid is a key of the game's JSON, whatever it spells.
   const players: Array<[string, GamePlayer | null]> = [];
   for (const steamid of Object.keys(next.players)) {

@@ -20,6 +20,7 @@ import {
 import { ObserverViewSchema } from './observer.ts';
 import { RecorderViewSchema } from './recorder.ts';
 import { BrandingSchema, PublicSettingsSchema } from './settings.ts';
+import { LineupsSchema } from './teams.ts';
 
 export interface StreamDeclaration<
   D extends TSchema = TSchema,
@@ -167,6 +168,12 @@ export const STREAMS = {
     description: 'Notification: OBS refused a save or did not report it',
     data: Type.Object({ message: Type.String() }),
     notification: true,
+  }),
+  lineups: stream({
+    description:
+      "The saved lineups of the match's two teams, as the versus scene shows them: changes with the database of teams and players and with the match's teams",
+    data: LineupsSchema,
+    snapshot: { lineups: LineupsSchema },
   }),
 };
 

@@ -73,6 +73,17 @@ export const PlayerRecordSchema = Type.Object(
 );
 export type PlayerRecord = Static<typeof PlayerRecordSchema>;
 
+/**
+ * The saved lineups of the match's two teams, as the versus scene shows them: the players (never the
+ * coach) of the saved team each side's name names (any case), in the database's order; none for a
+ * team not saved. A state stream: a change of the database or of the match's teams reaches the pages.
+ */
+export const LineupsSchema = Type.Object({
+  A: Type.Array(PlayerRecordSchema),
+  B: Type.Array(PlayerRecordSchema),
+});
+export type Lineups = Static<typeof LineupsSchema>;
+
 /** A team as the database keeps it; its lineup is its players (their `team`), in the database's order. */
 export const TeamRecordSchema = Type.Object(
   {

@@ -7,11 +7,12 @@
 import type { Page, ViewportSize } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.ts';
-import { build } from '../helpers/build.ts';
+import { build, ok } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import type { Frame } from '../helpers/gsi.ts';
 import { fixture, postAccepted, ROUND_SEQUENCE, toCs2 } from '../helpers/gsi.ts';
 import { panelApi, seriesInProgress, settled } from '../helpers/hud.ts';
+import { connect } from '../helpers/ws-client.ts';
 
 const ROUND_KILLS = 'gsi_csgo_spectator_round_kills__nodecg-csgo-manager__standard-frames.json';
 
@@ -130,5 +131,73 @@ describe.skipIf(!chromiumAvailable)('the killfeed, from real frames, in Chromium
         .toBe('false');
     }
     expect(server.service.game.live().killfeed).toHaveLength(4);
+  });
+
+  it('every entry names its players as the database does, and a name saved later renames the entries made', async () => {
+    const server = await build({ gameReceivingTimeoutMs: 15 * 60_000 });
+    await seriesInProgress(server, { roster: false });
+    const frames = ((await fixture(ROUND_KILLS)) as Frame[]).map((frame) => toCs2(frame));
+    const gameNames = (frames[0] as { allplayers: Record<string, { name: string }> }).allplayers;
+    // Every player of the round under another name: Cyrillic, CJK, Latin with marks.
+    const saved = new Map<string, string>();
+    const ids = new Map<string, string>();
+    for (const [at, [steamid]] of Object.entries(gameNames).entries()) {
+      const name = [
+        'Саша',
+        '雨',
+        'Zoë',
+        'Ødegaard',
+        'Ярослав',
+        '김철수',
+        'Łukasz',
+        'Ñoño',
+        'Þór',
+        'Σωκράτης',
+      ][at];
+      saved.set(steamid, name as string);
+      ids.set(steamid, (await ok(server, 'save_player', { steamid, name })).result.player.id);
+    }
+    const socket = await connect(`${server.applicationUrl.replace('http', 'ws')}/ws?role=overlay`);
+    const page = await overlay(server, { width: 1920, height: 1080 });
+    for (const frame of frames) await postAccepted(server, frame);
+    const names = (entries: Array<Record<string, { steamid: string; name: string } | null>>) =>
+      entries.flatMap((entry) =>
+        (['killer', 'victim', 'assister'] as const).flatMap((role) => {
+          const who = entry[role];
+          return who ? [{ role, steamid: who.steamid, name: who.name }] : [];
+        }),
+      );
+    const feed = await socket.waitFor((m) => m.type === 'game' && m.live?.killfeed?.length === 4);
+    const said = names(feed.live.killfeed);
+    // Four deaths, each with its killer, one assist: nine names, each the saved one.
+    expect(said).toHaveLength(9);
+    for (const who of said) expect(who.name, `${who.role} ${who.steamid}`).toBe(saved.get(who.steamid));
+    const nameOf = (steamid: string) => saved.get(steamid) as string;
+    const expected = (rename: (steamid: string) => string) =>
+      (server.service.game.live().killfeed).map((entry) => ({
+        killer: entry.killer ? rename(entry.killer.steamid) : null,
+        assister: entry.assister ? rename(entry.assister.steamid) : null,
+        victim: rename(entry.victim.steamid),
+      }));
+    const shown = async () =>
+      (await feedOf(page)).map(({ killer, assister, victim }) => ({ killer, assister, victim }));
+    await expect.poll(shown).toEqual(expected(nameOf));
+    // The killer of the first entry renamed after his kill: that entry and his later ones follow.
+    const killer = server.service.game.live().killfeed[0]?.killer?.steamid as string;
+    saved.set(killer, 'Большой Папа');
+    const renamed = socket.waitForNew((m) => m.type === 'game' && m.live?.killfeed);
+    await ok(server, 'save_player', { id: ids.get(killer), name: 'Большой Папа' });
+    const patch = await renamed;
+    for (const who of names(patch.live.killfeed))
+      expect(who.name, `${who.role} ${who.steamid}`).toBe(saved.get(who.steamid));
+    expect(names(patch.live.killfeed).filter((who) => who.steamid === killer).length).toBeGreaterThan(1);
+    await expect.poll(shown).toEqual(expected(nameOf));
+    // Removed from the database: the game's name again, in the entries made too.
+    await ok(server, 'remove_player', { player: killer });
+    saved.set(killer, (gameNames[killer] as { name: string }).name);
+    await expect.poll(shown).toEqual(expected(nameOf));
+    await settled(page);
+    await page.screenshot({ path: `${SCREENSHOTS}hud-killfeed-names-1920x1080.png` });
+    socket.close();
   });
 });

@@ -3,7 +3,9 @@
  * sign-in; what is on air now; every on-air switch with its key on the button; clean feed and
  * restore from the page (the server's state after the restore deep-equal to before); a key set by
  * the operator, saved on the server, shown on its button and working; a key another switch has
- * refused in words. Screenshots at 1920x1080, 1280x800 and 800x1280.
+ * refused in words. Screenshots at 1920x1080, 1280x800 and 800x1280; at each, what a crew needs at
+ * once (clean feed and every on-air switch) is on screen without scrolling, nothing is cut at the
+ * sides, and the stylesheet nests no rule in another (a lost brace hides whole sections' styles).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -123,6 +125,73 @@ describe.skipIf(!chromiumAvailable)('the Live page, in Chromium', () => {
     await expect.poll(() => onAir(server).veto).toBe(true);
     await item('veto').and(page.locator('[data-state="on"]')).waitFor();
     await page.screenshot({ path: `${SCREENSHOTS}live-1920x1080.png`, fullPage: true });
+  });
+
+  it('clean feed and every on-air switch above the fold at 1920x1080, 1280x800 and 800x1280; nothing cut', async () => {
+    const server = await build();
+    await showOnAir(server);
+    for (const viewport of [DESK, LAPTOP, UPRIGHT]) {
+      const size = `${viewport.width}x${viewport.height}`;
+      const page = await signedIn(server, viewport);
+      await page.locator('[data-on-air="scoreboard"][data-state="on"]').waitFor();
+      await page.locator('[data-card="recent-changes"] [data-history-entry="0"]').waitFor();
+      await page.screenshot({ path: `${SCREENSHOTS}live-fold-${size}.png` });
+      const needed = [
+        page.locator('[data-action="clean-feed"]'),
+        page.locator('[data-action="restore-feed"]'),
+        ...(await page.locator('[data-live-switch]').all()),
+      ];
+      expect(needed.length, size).toBeGreaterThan(10);
+      for (const control of needed) {
+        const box = await control.boundingBox();
+        const name = `${size}: ${await control.textContent()}`;
+        expect(box, name).not.toBeNull();
+        const { x, y, width, height } = box as { x: number; y: number; width: number; height: number };
+        expect(x, name).toBeGreaterThanOrEqual(0);
+        expect(x + width, name).toBeLessThanOrEqual(viewport.width);
+        expect(y + height, name).toBeLessThanOrEqual(viewport.height);
+      }
+      // Nothing wider than the window: no card cut at the right.
+      expect(
+        await page.evaluate(
+          () =>
+            (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
+              .documentElement.scrollWidth,
+        ),
+        size,
+      ).toBeLessThanOrEqual(viewport.width);
+      // Recent changes: the time, the change and the hint apart, as their styles lay them out.
+      expect(
+        await page
+          .locator('[data-card="recent-changes"] [data-history-entry="0"]')
+          .evaluate(
+            (item) =>
+              (
+                globalThis as unknown as { getComputedStyle(e: unknown): { display: string } }
+              ).getComputedStyle(item).display,
+          ),
+      ).toBe('flex');
+      await page.context().close();
+    }
+    // A rule nested in another (CSS nesting) only by a brace lost in a merge: its styles never apply.
+    const page = await signedIn(server, LAPTOP);
+    const nested = await page.evaluate(() => {
+      const found: string[] = [];
+      type Rule = { selectorText?: string; cssRules?: ArrayLike<Rule>; constructor: { name: string } };
+      const walk = (rules: ArrayLike<Rule>) => {
+        for (const rule of Array.from(rules)) {
+          if (rule.constructor.name === 'CSSStyleRule' && (rule.cssRules?.length ?? 0) > 0)
+            found.push(rule.selectorText ?? '');
+          else if (rule.cssRules) walk(rule.cssRules);
+        }
+      };
+      const doc = (
+        globalThis as unknown as { document: { styleSheets: ArrayLike<{ cssRules: ArrayLike<Rule> }> } }
+      ).document;
+      for (const sheet of Array.from(doc.styleSheets)) walk(sheet.cssRules);
+      return found;
+    });
+    expect(nested).toEqual([]);
   });
 
   it('clean feed takes everything off air, and restore brings back exactly what was there', async () => {

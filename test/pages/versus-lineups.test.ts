@@ -2,7 +2,8 @@
  * The versus scene with both saved lineups (issue 34), in Chromium at 1920x1080 and 1280x720: the
  * teams set by their tags bring their saved lineups; each player with his photo or the fallback, his
  * flag and his on-air name (Cyrillic, CJK, Latin); the coach never among them; a team not saved
- * shows no lineup. A page from the local network reads the database with its view key.
+ * shows no lineup. An open scene follows the database as it changes (the `lineups` stream): a
+ * player renamed, given a photo, added or removed shows without a reload.
  */
 import type { ViewportSize } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -101,5 +102,53 @@ describe.skipIf(!chromiumAvailable)('the versus scene shows both saved lineups',
     await page.locator('[data-lineup="A"] [data-lineup-player]').first().waitFor();
     await page.locator('[data-scene="versus"] [data-team="B"]', { hasText: 'Unsaved Five' }).waitFor();
     expect(await page.locator('[data-lineup="B"]').count()).toBe(0);
+  });
+
+  it('an open scene shows a player renamed, given a photo, added or removed, without a reload', async () => {
+    const server = await build();
+    await ok(server, 'save_team', { name: 'Natus Vincere', tag: 'NAVI', country: 'UA' });
+    await ok(server, 'save_team', { name: 'FaZe Clan', tag: 'FAZE', country: 'EU' });
+    const saved = new Map<string, string>();
+    for (const [name, team] of [
+      ['s1mple', 'NAVI'],
+      ['b1t', 'NAVI'],
+      ['rain', 'FAZE'],
+      ['broky', 'FAZE'],
+    ] as const)
+      saved.set(name, (await ok(server, 'save_player', { name, country: 'UA', team })).result.player.id);
+    await ok(server, 'set_teams', { teamA: { name: 'navi' }, teamB: { name: 'faze' }, boFormat: 'bo3' });
+    await ok(server, 'show_sen_scene', { scene: 'versus' });
+    const page = await (await chromium.newContext(SIZES[0] as ViewportSize)).newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${server.applicationUrl}/scenes/versus`);
+    // Marked once loaded: a reload would make a new document without the mark.
+    await page.evaluate(() => {
+      (globalThis as unknown as { loadedOnce: boolean }).loadedOnce = true;
+    });
+    const names = (side: 'A' | 'B') =>
+      page.locator(`[data-lineup="${side}"] [data-lineup-player] [data-player-name]`).allTextContents();
+    await expect.poll(() => names('A')).toEqual(['s1mple', 'b1t']);
+    await expect.poll(() => names('B')).toEqual(['rain', 'broky']);
+    expect(await page.locator('[data-lineup="A"] img[data-photo]').count()).toBe(0);
+
+    // Renamed and given a photo: the scene shows both.
+    const setup = await (await chromium.newContext(SIZES[0] as ViewportSize)).newPage();
+    const api = await panelApi(server);
+    const photo = (
+      await api.upload(await makeLogo(setup, { text: 'С', colour: '#7a5cff', width: 240, height: 280 }))
+    ).body.media.url as string;
+    await ok(server, 'save_player', { id: saved.get('s1mple'), name: 'Саша', photo });
+    await expect.poll(() => names('A')).toEqual(['Саша', 'b1t']);
+    await page.locator(`[data-lineup="A"] img[data-photo="${photo}"]`).waitFor();
+    // Added to a team, and removed from the other.
+    await ok(server, 'save_player', { name: '雨', country: 'NO', team: 'FAZE' });
+    await ok(server, 'remove_player', { player: saved.get('rain') });
+    await expect.poll(() => names('B')).toEqual(['broky', '雨']);
+    await expect.poll(() => names('A')).toEqual(['Саша', 'b1t']);
+    expect(await page.evaluate(() => (globalThis as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(
+      true,
+    );
+    await settled(page);
+    await page.screenshot({ path: `${SCREENSHOTS}scene-versus-lineups-live.png` });
   });
 });

@@ -8,6 +8,7 @@ import type {
   EventData,
   EventName,
   HudState,
+  Lineups,
   MatchSummary,
   ObserverView,
   RecorderView,
@@ -54,6 +55,8 @@ export const observer = signal<ObserverView | null>(null);
 /** Recording and replaying game data: what runs, the recordings folder. */
 export const recorder = signal<RecorderView | null>(null);
 export const statsPlayer = signal<StatsPlayer>({ player: null, durationMs: null });
+/** The saved lineups of the match's teams (the versus scene's), from the server. */
+export const lineups = signal<Lineups>({ A: [], B: [] });
 export const panelStatus = signal<PanelStatus | null>(null);
 export const requests = signal<RequestRecord[]>([]);
 export const notices = signal<Notice[]>([]);
@@ -112,6 +115,9 @@ const fromSnapshot: { [S in SnapshotStream]: (snapshot: Snapshot) => void } = {
   },
   branding: (snapshot) => {
     if (snapshot.branding) branding.value = snapshot.branding;
+  },
+  lineups: (snapshot) => {
+    if (snapshot.lineups) lineups.value = snapshot.lineups;
   },
 };
 const SNAPSHOT_STREAMS = Object.keys(fromSnapshot) as SnapshotStream[];
@@ -173,6 +179,9 @@ const handlers: EventHandlers = {
     branding.value = data;
   },
   'replay.failed': (data) => notify('replay.failed', `Replay not saved: ${data.message}`),
+  lineups: (data) => {
+    lineups.value = data;
+  },
   'panel.status': (data) => {
     panelStatus.value = data;
   },

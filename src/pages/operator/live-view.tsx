@@ -378,14 +378,18 @@ export function LiveView() {
   return (
     <div class="live">
       <OnAirNow />
-      {/* Clean feed and the reveal first: on a 1280x800 laptop they are on screen without scrolling. */}
-      <CleanFeed />
-      <Reveal />
-      <Switches />
-      <MomentSwitches />
-      <SmartObserver />
-      <RecentChanges />
-      <Hotkeys />
+      {/* Two columns from 1100 px: the switches beside clean feed, both on screen at 1280x800. */}
+      <div class="live__main">
+        <Switches />
+        <RecentChanges />
+        <Hotkeys />
+      </div>
+      <div class="live__side">
+        <CleanFeed />
+        <Reveal />
+        <MomentSwitches />
+        <SmartObserver />
+      </div>
     </div>
   );
 }
