@@ -21,7 +21,8 @@ describe.skipIf(!chromiumAvailable)('import preview, confirm and undo in the ope
     const page = await context.newPage();
     await page.goto(server.signInUrl());
     await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
-    await page.locator('[data-view="match"]').waitFor();
+    // The Live page is the first view after sign-in.
+    await page.locator('[data-view="live"]').waitFor();
     return page;
   }
 
