@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, ViewportSize } from 'playwright-core';
+import type { Browser, BrowserContext, Page, ViewportSize } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
@@ -39,7 +39,11 @@ export const SCREENSHOTS = fileURLToPath(new URL('../.tmp/screenshots/', import.
  * One Chromium for the whole test file (launched before its tests, closed after them) and a fresh
  * browser context per page, closed after each test. Call it inside the file's describe.
  */
-export function chromiumPerFile(): { newContext(viewport: ViewportSize): Promise<BrowserContext> } {
+export function chromiumPerFile(): {
+  newContext(viewport: ViewportSize): Promise<BrowserContext>;
+  /** The HUD overlay at /hud of this server, once it is ready; a wait that fails says so within 8 s. */
+  hud(server: { applicationUrl: string }, viewport: ViewportSize): Promise<Page>;
+} {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
@@ -52,11 +56,20 @@ export function chromiumPerFile(): { newContext(viewport: ViewportSize): Promise
   afterEach(async () => {
     for (const context of contexts.splice(0)) await context.close().catch(() => {});
   });
+  const newContext = async (viewport: ViewportSize) => {
+    const context = await browser.newContext({ viewport });
+    contexts.push(context);
+    return context;
+  };
   return {
-    async newContext(viewport) {
-      const context = await browser.newContext({ viewport });
-      contexts.push(context);
-      return context;
+    newContext,
+    async hud(server, viewport) {
+      const context = await newContext(viewport);
+      context.setDefaultTimeout(8_000);
+      const page = await context.newPage();
+      await page.goto(`${server.applicationUrl}/hud`);
+      await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
+      return page;
     },
   };
 }

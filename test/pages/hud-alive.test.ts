@@ -47,12 +47,7 @@ describe.skipIf(!chromiumAvailable)('players alive and the clutch cue, from real
   const chromium = chromiumPerFile();
 
   async function overlay(server: RunningServer, viewport: ViewportSize): Promise<Page> {
-    const context = await chromium.newContext(viewport);
-    context.setDefaultTimeout(8_000);
-    const page = await context.newPage();
-    await page.goto(`${server.applicationUrl}/hud`);
-    await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
-    return page;
+    return chromium.hud(server, viewport);
   }
 
   it('counts each team’s living, shows 1vN while a team is down to one, and drops it when the situation ends', async () => {

@@ -56,12 +56,7 @@ describe.skipIf(!chromiumAvailable)('the bomb on the overlay, from real frames, 
   const chromium = chromiumPerFile();
 
   async function overlay(server: RunningServer, viewport: ViewportSize): Promise<Page> {
-    const context = await chromium.newContext(viewport);
-    context.setDefaultTimeout(8_000);
-    const page = await context.newPage();
-    await page.goto(`${server.applicationUrl}/hud`);
-    await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
-    return page;
+    return chromium.hud(server, viewport);
   }
 
   it('the bomb bar runs on through the defuse, the defuse bar beside it names the defuser; defused, kit, exploded', async () => {

@@ -42,12 +42,7 @@ describe.skipIf(!chromiumAvailable)('the killfeed, from real frames, in Chromium
   const chromium = chromiumPerFile();
 
   async function overlay(server: RunningServer, viewport: ViewportSize): Promise<Page> {
-    const context = await chromium.newContext(viewport);
-    context.setDefaultTimeout(8_000);
-    const page = await context.newPage();
-    await page.goto(`${server.applicationUrl}/hud`);
-    await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
-    return page;
+    return chromium.hud(server, viewport);
   }
 
   it('every death of the round one entry, killer and victim right, in their side colours; gone at freeze time; off air by its switch', async () => {
@@ -174,7 +169,7 @@ describe.skipIf(!chromiumAvailable)('the killfeed, from real frames, in Chromium
     for (const who of said) expect(who.name, `${who.role} ${who.steamid}`).toBe(saved.get(who.steamid));
     const nameOf = (steamid: string) => saved.get(steamid) as string;
     const expected = (rename: (steamid: string) => string) =>
-      (server.service.game.live().killfeed).map((entry) => ({
+      server.service.game.live().killfeed.map((entry) => ({
         killer: entry.killer ? rename(entry.killer.steamid) : null,
         assister: entry.assister ? rename(entry.assister.steamid) : null,
         victim: rename(entry.victim.steamid),

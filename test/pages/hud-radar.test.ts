@@ -45,12 +45,7 @@ describe.skipIf(!chromiumAvailable)('the radar on the HUD overlay in Chromium', 
   const chromium = chromiumPerFile();
 
   async function overlay(server: RunningServer, viewport = FULL_HD): Promise<Page> {
-    const context = await chromium.newContext(viewport);
-    context.setDefaultTimeout(8_000);
-    const page = await context.newPage();
-    await page.goto(`${server.applicationUrl}/hud`);
-    await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
-    return page;
+    return chromium.hud(server, viewport);
   }
 
   async function operator(server: RunningServer): Promise<Page> {

@@ -215,12 +215,7 @@ describe.skipIf(!chromiumAvailable)('the HUD staples with replayed game data in 
   const chromium = chromiumPerFile();
 
   async function overlay(server: RunningServer, size: (typeof SIZES)[number]): Promise<Page> {
-    const context = await chromium.newContext({ width: size.width, height: size.height });
-    context.setDefaultTimeout(8_000);
-    const page = await context.newPage();
-    await page.goto(`${server.applicationUrl}/hud`);
-    await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
-    return page;
+    return chromium.hud(server, { width: size.width, height: size.height });
   }
 
   /** The overlay at both sizes, on a series in progress. */

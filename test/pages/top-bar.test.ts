@@ -84,12 +84,7 @@ describe.skipIf(!chromiumAvailable)('the top bar on air, with replayed game data
   const chromium = chromiumPerFile();
 
   async function overlay(server: RunningServer, viewport: ViewportSize): Promise<Page> {
-    const context = await chromium.newContext(viewport);
-    context.setDefaultTimeout(8_000);
-    const page = await context.newPage();
-    await page.goto(`${server.applicationUrl}/hud`);
-    await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
-    return page;
+    return chromium.hud(server, viewport);
   }
 
   const statuses = (page: Page) =>
