@@ -93,7 +93,6 @@ export const playerIn = (slot: number): string | null =>
 /** The two halves of the observer slots: 1-5 one team, 6-9 and 0 the other. */
 export const slotsOf = (side: Side): readonly number[] => (side === 'A' ? SLOTS.slice(0, 5) : SLOTS.slice(5));
 
-/** Two or three letters for a team without a logo. */
 /**
  * A person's monogram: the first letters of the first and the last word, with a nickname in quote
  * marks left out and anything that is not a letter or a digit skipped (`James "JB" Bardolph` is JB,
@@ -110,6 +109,7 @@ export function monogramOf(name: string): string {
   return letters.join('').toUpperCase();
 }
 
+/** Two or three letters for a team without a logo. */
 export function initialsOf(name: string): string {
   const words = name.split(/\s+/).filter(Boolean);
   if (words.length >= 2)

@@ -5,7 +5,8 @@
  */
 import { SafeImage } from './safe-image.tsx';
 
-const initialsOf = (name: string) =>
+/** A nickname's first two letters or digits (s1mple: S1): a player's name is one word more often than not. */
+const lettersOf = (name: string) =>
   Array.from(name.replace(/[^\p{L}\p{N}]+/gu, ' ').trim())
     .slice(0, 2)
     .join('')
@@ -18,7 +19,7 @@ function Fallback({ name, class: className }: { name: string; class: string }) {
         <circle cx="50" cy="42" r="24" />
         <path d="M8 120c2-26 20-40 42-40s40 14 42 40z" />
       </svg>
-      <span class="photo__initials">{initialsOf(name)}</span>
+      <span class="photo__initials">{lettersOf(name)}</span>
     </span>
   );
 }
