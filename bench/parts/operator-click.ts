@@ -8,7 +8,7 @@ import { WsProbe } from '../lib/ws-probe.ts';
 const PART = 'Operator click → automation client';
 
 /**
- * A real Chromium signed in to the operator app (HUD view) clicks the Scoreboard switch with the
+ * A real Chromium signed in to the operator app (the Live page) clicks the Scoreboard switch with the
  * mouse; the time runs from just before the click is sent to the browser until a WebSocket client
  * of the automation server (port 44555's role, in this process) has parsed the event of the
  * revision the click made. The next click waits until the page shows that revision, so every
@@ -26,8 +26,8 @@ export async function operatorClick(context: PartContext): Promise<Row[]> {
   try {
     const signIn = hud.signInUrl();
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    // The Live page, the first view after sign-in, holds the on-air switches.
     await page.goto(signIn);
-    await page.getByRole('tab', { name: 'HUD' }).click();
     const scoreboard = page.locator('[data-panel-switch="scoreboard"]');
     await scoreboard.waitFor();
     const box = await scoreboard.boundingBox();
