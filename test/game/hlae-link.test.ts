@@ -6,6 +6,7 @@
  * (test/game/killfeed.test.ts, RECORDED); one wallbang is added, since the recording cannot say.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
 import { HLAE_CLOSE } from '../../src/automation-server/hlae.routes.ts';
 import { PGL_MESSAGE_LIMIT } from '../../src/game/hlae-pgl.ts';
 import type { GameKill } from '../../src/protocol/game.ts';
@@ -359,5 +360,18 @@ describe("the killfeed from HLAE's mirv_pgl", () => {
       code: HLAE_CLOSE.stopping,
       reason: 'the service is stopping',
     });
+  });
+
+  it("is under the automation server's access rules: a browser's page (an Origin) cannot open it", async () => {
+    const server = await build();
+    const status = await new Promise<number>((resolve, reject) => {
+      const socket = new WebSocket(`${server.wsUrl}${HLAE_PATH}`, {
+        headers: { Origin: 'http://example.com' },
+      });
+      socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.once('open', () => reject(new Error('opened')));
+    });
+    expect(status).toBe(403);
+    expect(server.service.game.status().hlae.connected).toBe(false);
   });
 });
