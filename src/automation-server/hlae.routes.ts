@@ -92,7 +92,10 @@ export function hlaeRoute(app: FastifyInstance, game: HlaeGame): void {
           commands = readPglMessage(bytesOf(data), events);
         } catch (error) {
           if (error instanceof PglError) return refuse(error.message);
-          throw error;
+          // A fault of the reader, not of the game: thrown from a socket's listener it would stop
+          // the process, so the link ends and the fault is logged.
+          app.log.error({ err: error }, 'reading an HLAE message failed');
+          return refuse('the server could not read this message');
         }
         // The order is checked before anything is taken: a refused message changes nothing.
         for (const command of commands) {
