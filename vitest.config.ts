@@ -25,6 +25,7 @@ const EDGE_FILES = [
   'test/app-server/team-logos.test.ts',
   'test/game/frame-flood.test.ts',
   'test/game/game-data-network.test.ts',
+  'test/game/hlae-network.test.ts',
   // A server or the CLI in a child process: the built bundle, kill -9 loops, restarts, a tmpfs.
   'test/build.test.ts',
   'test/cli.test.ts',

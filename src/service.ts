@@ -400,7 +400,10 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
       rateLimit: new RateLimit(),
       recent: new RecentRequests(notices),
     },
-    announcePorts: (ports) => lock.setPorts(ports),
+    announcePorts: (ports) => {
+      game.automationPort(ports.port);
+      return lock.setPorts(ports);
+    },
     async close() {
       mainWindow.close();
       stopRecorderFollow();

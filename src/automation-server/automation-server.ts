@@ -25,6 +25,7 @@ import type { ActionDescriptor } from '../protocol/answers.ts';
 import wsPlugin from '../ws/ws.plugin.ts';
 import type { WsDeps } from '../ws/ws-messages.ts';
 import actionRoutes from './action.routes.ts';
+import { hlaeRoute } from './hlae.routes.ts';
 import internalRoutes from './internal.routes.ts';
 
 export { BODY_LIMIT } from '../http/server-options.ts';
@@ -37,7 +38,8 @@ export interface AutomationServerDeps extends WsDeps {
   panel: Dispatch;
   store: Pick<StateStore, 'status' | 'counters'>;
   teams: TeamsRoutesOptions['teams'];
-  game: WsDeps['game'] & Pick<GameData, 'read' | 'ingest'>;
+  game: WsDeps['game'] &
+    Pick<GameData, 'read' | 'ingest' | 'hlaeConnected' | 'hlaeLive' | 'hlaeDeath' | 'hlaeClosed'>;
   secrets: WsDeps['secrets'] &
     Pick<Secrets, 'regenerateToken' | 'regenerateSignInKey' | 'viewKey' | 'regenerateViewKey'>;
 }
@@ -87,5 +89,7 @@ export async function buildAutomationServer(
   // The address older cfg files post to: the same game data as the application server's /gsi (the
   // cfg's auth token required), kept for this machine only.
   gameDataRoute(app, service.game, access.rateLimit);
+  // HLAE's game events for the killfeed (docs/game-data.md, "The killfeed from HLAE").
+  hlaeRoute(app, service.game);
   return app;
 }

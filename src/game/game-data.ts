@@ -21,6 +21,8 @@ import type { Check } from '../protocol/compiled-check.ts';
 import { compiledCheck } from '../protocol/compiled-check.ts';
 import { invalidPayload, ServiceError } from '../protocol/errors.ts';
 import type {
+  GameHlaeStatus,
+  GameKillPlayer,
   GameLive,
   GameMessage,
   GamePlayer,
@@ -28,12 +30,15 @@ import type {
   GameStatus,
   SlotNumbering,
 } from '../protocol/game.ts';
+import { HLAE_PATH } from '../protocol/game.ts';
 import { AdrTracker } from './adr.ts';
 import { BombClock } from './bomb-clock.ts';
 import { carriesToken, mentionsToken } from './frame-token.ts';
 import type { IdentityOf } from './game-frame.ts';
 import { parseFrame, rosterOfFrame } from './game-frame.ts';
 import { GsiPayload, playersProblem } from './gsi-payload.ts';
+import type { PlayerDeath } from './hlae-killfeed.ts';
+import { HlaeKillfeed } from './hlae-killfeed.ts';
 import { Killfeed } from './killfeed.ts';
 import { diffLive, sameStatusMeaning } from './live-diff.ts';
 import type { Numbering } from './slots.ts';
@@ -112,7 +117,12 @@ export class GameData implements LiveStats {
   readonly #check: Check<typeof GsiPayload> = compiledCheck(GsiPayload);
   readonly #adr: AdrTracker;
   readonly #bomb = new BombClock();
-  readonly #killfeed = new Killfeed();
+  /** Killfeed entries' ids, one count for both feeds: a page keys entries by them. */
+  #killId = 0;
+  readonly #nextKillId = () => ++this.#killId;
+  readonly #killfeed = new Killfeed(this.#nextKillId);
+  /** HLAE's exact feed: the one shown while its link is live, the inferred one kept beside it meanwhile. */
+  readonly #hlaeFeed = new HlaeKillfeed(this.#nextKillId);
   #live: GameLive = EMPTY_LIVE;
   #status: GameStatus;
   #statusSentAt = 0;
@@ -150,6 +160,15 @@ export class GameData implements LiveStats {
       numberingFrom: numbering.from,
       seriesMap: null,
       notes: [],
+      hlae: {
+        connected: false,
+        live: false,
+        source: null,
+        deaths: 0,
+        lastEventAt: null,
+        refused: null,
+        console: hlaeConsole(null),
+      },
     };
     this.#stopFollowing = this.#hud.follow('game', this.#onGame);
   }
@@ -206,6 +225,43 @@ export class GameData implements LiveStats {
         : (this.#identityOf(steamid)?.name ?? null),
     );
     this.#publish({ ...this.#live, players, killfeed });
+  }
+
+  /** The automation server's port, once it listens (null: switched off): the console lines name it. */
+  automationPort(port: number | null): void {
+    this.#setHlae({ console: hlaeConsole(port) });
+  }
+
+  /** An HLAE client connected (src/automation-server/hlae.routes.ts); a second replaces the first. */
+  hlaeConnected(source: string): void {
+    this.#setHlae({ connected: true, live: false, source, deaths: 0, lastEventAt: null, refused: null });
+  }
+
+  /** It said hello with the right version: from now on the killfeed is its events'. */
+  hlaeLive(): void {
+    if (this.#status.hlae.live) return;
+    this.#setHlae({ live: true });
+    this.#publish({ ...this.#live, killfeed: this.#hlaeFeed.entries });
+  }
+
+  /** One player_death from the live link: an entry when the victim is among the frame's players. */
+  hlaeDeath(death: PlayerDeath): void {
+    if (!this.#status.hlae.live) return;
+    const players: Record<string, GameKillPlayer> = this.#live.players;
+    if (!this.#hlaeFeed.add(death, players)) return;
+    this.#setHlae({ deaths: this.#status.hlae.deaths + 1, lastEventAt: this.#now() });
+    this.#publish({ ...this.#live, killfeed: this.#hlaeFeed.entries });
+  }
+
+  /** The link closed (`refused`: why, when it was for bad input): the inferred feed takes over at once. */
+  hlaeClosed(refused: string | null): void {
+    const wasLive = this.#status.hlae.live;
+    this.#setHlae({ connected: false, live: false, source: null, refused });
+    if (wasLive) this.#publish({ ...this.#live, killfeed: this.#killfeed.entries });
+  }
+
+  #setHlae(change: Partial<GameHlaeStatus>): void {
+    this.#setStatus({ hlae: { ...this.#status.hlae, ...change } });
   }
 
   /** The operator's pick: kept by the game actor. */
@@ -443,8 +499,9 @@ export class GameData implements LiveStats {
       grenades: frame.grenades,
       killfeed: [],
     };
-    // From the live view's players: their names are the ones on air.
-    next.killfeed = frame.map
+    // From the live view's players: their names are the ones on air. Both feeds follow every frame,
+    // so that either can be shown the moment HLAE's link comes or goes.
+    const inferred = frame.map
       ? this.#killfeed.observe({
           map: frame.map.name,
           round: frame.map.round,
@@ -455,6 +512,14 @@ export class GameData implements LiveStats {
           })),
         })
       : [];
+    const exact = frame.map
+      ? this.#hlaeFeed.observe({
+          map: frame.map.name,
+          round: frame.map.round,
+          roundPhase: frame.round?.phase ?? null,
+        })
+      : [];
+    next.killfeed = this.#status.hlae.live ? exact : inferred;
     this.#publish(next);
   }
 
@@ -489,4 +554,13 @@ function frameSeconds(timestamp: number | string | undefined, now: number): numb
 /** The status's part that the game actor's report decides: the series map and why a score is not recorded. */
 function reportStatus(report: GameReport): Partial<GameStatus> {
   return report.held ? { notes: [HELD_NOTE] } : { seriesMap: report.seriesMap, notes: report.notes };
+}
+
+/**
+ * What to type into the game's console on this machine (HLAE's CS:GO mirv_pgl): where to connect,
+ * and start. The server sends the rest (events on, enriched) once the game says hello.
+ */
+function hlaeConsole(port: number | null): string[] {
+  if (port === null) return [];
+  return [`mirv_pgl url "ws://127.0.0.1:${port}${HLAE_PATH}"`, 'mirv_pgl start'];
 }

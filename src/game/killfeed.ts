@@ -133,9 +133,14 @@ function pairKillers(victims: KillfeedPlayer[], killers: Killer[], before: Map<s
 export class Killfeed {
   #before: KillfeedFrame | null = null;
   #entries: GameKill[] = [];
-  #nextId = 1;
+  readonly #nextId: () => number;
   /** Headshots counted before their kill came (round_killhs can go up a frame early), by steamid. */
   #pendingHeadshots = new Map<string, number>();
+
+  /** `nextId`: the entries' ids, shared with HLAE's feed (hlae-killfeed.ts). */
+  constructor(nextId: () => number) {
+    this.#nextId = nextId;
+  }
 
   get entries(): GameKill[] {
     return this.#entries;
@@ -247,7 +252,7 @@ export class Killfeed {
       const pending = killer ? (this.#pendingHeadshots.get(killer.steamid) ?? 0) : 0;
       if (killer && pending > 0) this.#pendingHeadshots.set(killer.steamid, pending - 1);
       made.push({
-        id: this.#nextId++,
+        id: this.#nextId(),
         // The round played: the count is of rounds over, and takes this one in once it is over.
         round: frame.roundPhase === 'over' || frame.round > previous.round ? frame.round : frame.round + 1,
         killer: killer ? playerOf(killer) : null,

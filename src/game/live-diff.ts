@@ -52,7 +52,7 @@ const GRENADE_FIELDS = scalars<Omit<GameGrenade, 'position' | 'flames'>>()([
   'effect',
 ]);
 /** The status's fields that say something: not the count and time of the last frame, which move with each. */
-const STATUS_MEANING = scalars<Omit<GameStatus, 'lastFrameAt' | 'frames' | 'notes'>>()([
+const STATUS_MEANING = scalars<Omit<GameStatus, 'lastFrameAt' | 'frames' | 'notes' | 'hlae'>>()([
   'receiving',
   'source',
   'problem',
@@ -82,7 +82,10 @@ const sameKill = (a: GameKill, b: GameKill) =>
 
 /** Whether two statuses say the same, whatever the count and the time of the last frame. */
 export const sameStatusMeaning = (a: GameStatus, b: GameStatus): boolean =>
-  sameFields(a, b, STATUS_MEANING) && sameList(a.notes, b.notes, (x, y) => x === y);
+  sameFields(a, b, STATUS_MEANING) &&
+  sameList(a.notes, b.notes, (x, y) => x === y) &&
+  // Replaced as a whole when it changes (game-data.ts): a new link or a death goes out at once.
+  a.hlae === b.hlae;
 
 /** The parts of `next` that differ from `previous`; players by steamid, null for one who left. */
 export function diffLive(previous: GameLive, next: GameLive): GameLivePatch | null {

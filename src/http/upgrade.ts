@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../protocol/errors.ts';
+import { HLAE_PATH } from '../protocol/game.ts';
 
 /** The paths of the automation server's WebSocket: anywhere else an upgrade is refused before it happens. */
 export const WS_PATHS: ReadonlySet<string> = new Set(['/', '/ws']);
+/** Where the automation server takes an upgrade: its WebSocket, and HLAE's link (src/automation-server/hlae.routes.ts). */
+export const UPGRADE_PATHS: ReadonlySet<string> = new Set([...WS_PATHS, HLAE_PATH]);
 /** The application server's: its pages' WebSocket. */
 export const PAGE_WS_PATHS: ReadonlySet<string> = new Set(['/ws']);
 
@@ -14,7 +17,7 @@ export const isUpgrade = (request: FastifyRequest) => request.headers.upgrade?.t
  */
 export function upgradePathRefusal(
   request: FastifyRequest,
-  paths: ReadonlySet<string> = WS_PATHS,
+  paths: ReadonlySet<string> = UPGRADE_PATHS,
 ): ServiceError | null {
   if (!isUpgrade(request)) return null;
   const route = request.routeOptions.url;

@@ -93,7 +93,10 @@ export const GameMapSchema = Type.Object({
   }),
   tLosses: Type.Integer({ minimum: 0, description: "T's consecutive_round_losses" }),
   ctTimeouts: Nullable(
-    Type.Integer({ minimum: 0, description: "CT's tactical timeouts left (timeouts_remaining); null when not sent" }),
+    Type.Integer({
+      minimum: 0,
+      description: "CT's tactical timeouts left (timeouts_remaining); null when not sent",
+    }),
   ),
   tTimeouts: Nullable(Type.Integer({ minimum: 0, description: "T's tactical timeouts left" })),
 });
@@ -152,7 +155,10 @@ export const KILL_SOURCES = ['frames', 'hlae'] as const;
 
 /** One death of the killfeed (docs/game-data.md, "The killfeed"). */
 export const GameKillSchema = Type.Object({
-  id: Type.Integer({ minimum: 1, description: 'Counts up from 1 over the server\'s life: a page keys entries by it' }),
+  id: Type.Integer({
+    minimum: 1,
+    description: "Counts up from 1 over the server's life: a page keys entries by it",
+  }),
   round: Type.Integer({ minimum: 1, description: 'The round it happened in: 1 for the first of the map' }),
   killer: Nullable(GameKillPlayerSchema),
   victim: GameKillPlayerSchema,
@@ -197,6 +203,23 @@ export type GameLivePatch = Static<typeof GameLivePatchSchema>;
 export const GAME_PROBLEMS = ['nothing_received', 'wrong_token', 'player_view', 'stopped'] as const;
 export type GameProblem = (typeof GAME_PROBLEMS)[number];
 
+/** HLAE's game-event link (docs/game-data.md, "The killfeed from HLAE"). */
+export const GameHlaeStatusSchema = Type.Object({
+  connected: Type.Boolean({ description: "An HLAE client is connected to the automation server's /hlae" }),
+  live: Type.Boolean({
+    description:
+      'It said hello: the killfeed is built from its player_death events, not inferred from frames',
+  }),
+  source: Nullable(Type.String({ description: 'Address of the connected HLAE client' })),
+  deaths: Type.Integer({ minimum: 0, description: 'player_death events taken over this link' }),
+  lastEventAt: Nullable(Type.Integer({ description: 'Server time (ms) of the last player_death taken' })),
+  refused: Nullable(Type.String({ description: 'Why the last link was closed for bad input, if it was' })),
+  console: Type.Array(Type.String(), {
+    description: "The lines to type into the game's console on this machine (HLAE's CS:GO mirv_pgl)",
+  }),
+});
+export type GameHlaeStatus = Static<typeof GameHlaeStatusSchema>;
+
 export const GameStatusSchema = Type.Object({
   receiving: Type.Boolean({
     description: 'A frame with the right auth token arrived within the last few seconds',
@@ -216,6 +239,7 @@ export const GameStatusSchema = Type.Object({
   notes: Type.Array(Type.String(), {
     description: 'What the game data could not do (a map not in the series …)',
   }),
+  hlae: GameHlaeStatusSchema,
 });
 export type GameStatus = Static<typeof GameStatusSchema>;
 
@@ -269,3 +293,5 @@ export type GameSetup = Static<typeof GameSetupSchema>;
 
 /** Where the game posts its frames (the address its cfg file names), on the application server. */
 export const GAME_DATA_PATH = '/gsi';
+/** Where HLAE's mirv_pgl connects on the automation server (docs/game-data.md, "The killfeed from HLAE"). */
+export const HLAE_PATH = '/hlae';

@@ -13,6 +13,12 @@ import type { GameKill } from '../../src/protocol/game.ts';
 import type { Frame } from '../helpers/gsi.ts';
 import { fixture, ROUND_SEQUENCE } from '../helpers/gsi.ts';
 
+/** Entry ids as the game data hands them out: one count from 1. */
+const counter = () => {
+  let id = 0;
+  return () => ++id;
+};
+
 const ROUND_KILLS = 'gsi_csgo_spectator_round_kills__nodecg-csgo-manager__standard-frames.json';
 
 function killfeedFrame(raw: Frame): KillfeedFrame {
@@ -30,7 +36,7 @@ function killfeedFrame(raw: Frame): KillfeedFrame {
 
 /** Every entry made over the frames, in order (the feed itself is cleared at freeze time). */
 function entriesOver(frames: Frame[]): GameKill[] {
-  const feed = new Killfeed();
+  const feed = new Killfeed(counter());
   const seen = new Map<number, GameKill>();
   for (const raw of frames) for (const entry of feed.observe(killfeedFrame(raw))) seen.set(entry.id, entry);
   return [...seen.values()];
@@ -110,7 +116,7 @@ describe('the killfeed inferred from frames', () => {
 
   it('starts again at freeze time and after a restart; the first frame makes nothing', async () => {
     const frames = (await fixture(ROUND_KILLS)) as Frame[];
-    const feed = new Killfeed();
+    const feed = new Killfeed(counter());
     expect(feed.observe(killfeedFrame(frames[1] as Frame))).toEqual([]);
     feed.observe(killfeedFrame(frames[3] as Frame));
     expect(feed.entries).toHaveLength(1);
@@ -134,7 +140,7 @@ describe('the killfeed inferred from frames', () => {
       player.match_stats.deaths += 4000;
       player.match_stats.kills += 3000;
     }
-    const feed = new Killfeed();
+    const feed = new Killfeed(counter());
     feed.observe(killfeedFrame(before));
     const entries = feed.observe(killfeedFrame(after));
     expect(new Set(entries.map((entry) => entry.victim.steamid)).size).toBe(entries.length);
@@ -156,7 +162,7 @@ describe('the killfeed inferred from frames', () => {
     victim.state.health = 0;
     victim.match_stats.deaths += 1;
     second.match_stats.kills -= 1;
-    const feed = new Killfeed();
+    const feed = new Killfeed(counter());
     feed.observe(killfeedFrame(before));
     const entries = feed
       .observe(killfeedFrame(after))

@@ -9,6 +9,7 @@ import type { RunningServer } from '../../src/server.ts';
 import { build } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { FAZE_NAVI, fixture, postFrame, toCs2, withToken } from '../helpers/gsi.ts';
+import { Bytes, connectPgl, PglWriter, PLAYER_DEATH, player } from '../helpers/hlae-stand-in.ts';
 
 describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
   const chromium = chromiumPerFile();
@@ -103,5 +104,51 @@ describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
     await twistzz.getByText('Observed', { exact: true }).waitFor();
     await expect(s1mple.getAttribute('data-observed')).resolves.toBe('no');
     await expect(players.locator('[data-observed-mark]').count()).resolves.toBe(1);
+  });
+
+  it("shows HLAE's link: the console lines with a copy button, then connected and the deaths it sent", async () => {
+    const server = await build({ headless: false });
+    const context = await chromium.newContext({ width: 1280, height: 800 });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const page = await context.newPage();
+    await page.goto(server.signInUrl());
+    await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
+    await page.getByRole('tab', { name: 'Game' }).click();
+    const card = page.locator('[data-card="game-hlae"]');
+    await card.locator('[data-hlae-state="off"]').waitFor();
+    const lines = [`mirv_pgl url "ws://127.0.0.1:${server.port}/hlae"`, 'mirv_pgl start'];
+    expect(await card.locator('[data-hlae-console]').textContent()).toBe(lines.join('\n'));
+    await card.getByRole('button', { name: 'Copy the console lines' }).click();
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as any).navigator.clipboard.readText()))
+      .toBe(lines.join('; '));
+
+    const frame = withToken(toCs2(await fixture(FAZE_NAVI)), server.service.game.token);
+    expect((await postFrame(server.applicationPort, frame)).status).toBe(200);
+    const [victim, killer] = Object.keys(frame.allplayers) as [string, string];
+    const link = await connectPgl(`${server.wsUrl}/hlae`);
+    const writer = new PglWriter();
+    link.send(writer.hello().done());
+    await link.setUp();
+    link.send(
+      writer
+        .event(new Bytes(), PLAYER_DEATH, {
+          userid: player(2, victim),
+          attacker: player(3, killer),
+          assister: player(-1, null),
+          weapon: 'awp',
+          headshot: true,
+        })
+        .done(),
+    );
+    await card.locator('[data-hlae-state="live"][data-hlae-deaths="1"]').waitFor();
+    expect(await card.getByRole('status').textContent()).toBe(
+      'HLAE connected from 127.0.0.1: the killfeed is exact · 1 death taken',
+    );
+    await page.screenshot({ path: `${SCREENSHOTS}game-hlae-1280x800.png`, fullPage: true });
+
+    link.send('not binary');
+    await card.locator('[data-hlae-state="off"]').waitFor();
+    await card.getByRole('alert').filter({ hasText: 'mirv_pgl sends binary messages' }).waitFor();
   });
 });

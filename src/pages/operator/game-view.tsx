@@ -354,6 +354,48 @@ function Players() {
   );
 }
 
+/**
+ * HLAE's game-event link: whether the killfeed is exact (HLAE's player_death events) or inferred
+ * from frames, and the lines to type into the game's console (docs/game-data.md, "The killfeed from HLAE").
+ */
+function HlaeLink() {
+  const status = gameStatus.value;
+  if (!status) return null;
+  const { hlae } = status;
+  const state = hlae.live ? 'live' : hlae.connected ? 'connected' : 'off';
+  return (
+    <Card title="Killfeed from HLAE" hook="game-hlae" wide>
+      <p
+        role="status"
+        data-hlae-state={state}
+        data-hlae-deaths={hlae.deaths}
+        class={hlae.live ? undefined : 'muted'}
+      >
+        {hlae.live
+          ? `HLAE connected from ${hlae.source ?? '?'}: the killfeed is exact · ${hlae.deaths} ${hlae.deaths === 1 ? 'death' : 'deaths'} taken`
+          : hlae.connected
+            ? `HLAE connected from ${hlae.source ?? '?'}, waiting for its hello`
+            : 'HLAE not connected: the killfeed is inferred from the game data'}
+      </p>
+      {hlae.refused ? <ErrorText message={`The last link was closed: ${hlae.refused}`} /> : null}
+      {hlae.console.length > 0 ? (
+        <>
+          <p class="muted small">
+            On this PC, with CS:GO started from HLAE, type into the game's console (mirv_pgl is HLAE's CS:GO
+            tool; CS2's HLAE has no mirv_pgl):
+          </p>
+          <pre class="console-lines" data-hlae-console>
+            {hlae.console.join('\n')}
+          </pre>
+          <CopyButton text={hlae.console.join('; ')} label="Copy the console lines" />
+        </>
+      ) : (
+        <p class="muted small">The local automation server is switched off: HLAE has nowhere to connect.</p>
+      )}
+    </Card>
+  );
+}
+
 export function GameView() {
   return (
     <div class="grid">
@@ -361,6 +403,7 @@ export function GameView() {
         <Receiving />
         <Numbering />
       </Card>
+      <HlaeLink />
       <CfgFile />
       <Recordings />
       <Sides />

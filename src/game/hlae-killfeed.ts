@@ -1,0 +1,112 @@
+/**
+ * The killfeed from HLAE's game events: each `player_death` the game fires is one entry, exact where
+ * the frames can only infer (who killed whom when several die at once, the wallbang). The players are
+ * named and sided from the live view of the last frame (their on-air names): the event's players are
+ * matched by the SteamID64 HLAE adds to `userid`, `attacker` and `assister` (hlae-pgl.ts).
+ */
+import type { GameKill, GameKillPlayer } from '../protocol/game.ts';
+import type { PglValue } from './hlae-pgl.ts';
+import { KILLFEED_LENGTH } from './killfeed.ts';
+
+/** What the feed reads of a frame: when the round starts again, and which round an entry is in. */
+export interface HlaeRoundFrame {
+  map: string;
+  round: number;
+  roundPhase: string | null;
+}
+
+/** One player_death as the feed reads it. */
+export interface PlayerDeath {
+  victim: string;
+  /** Null: no player (the world, the bomb, a fall) or one HLAE could not name. */
+  attacker: string | null;
+  assister: string | null;
+  weapon: string | null;
+  headshot: boolean;
+  /** The bullet went through something (`penetrated` above 0). */
+  wallbang: boolean;
+}
+
+/** A SteamID64 of a player: HLAE sends 0 for none (no assister) and for a bot. */
+const steamidOf = (value: PglValue | undefined): string | null =>
+  typeof value === 'object' && value !== null && 'xuid' in value && value.xuid !== '0' ? value.xuid : null;
+
+/**
+ * The game names a weapon without its prefix (ak47, hegrenade) and a molotov's fire `inferno`; the
+ * live view and the overlay's icons use GSI's names (weapon_ak47, weapon_molotov).
+ */
+function weaponOf(value: PglValue | undefined): string | null {
+  if (typeof value !== 'string' || value === '' || value === 'world') return null;
+  const name = value === 'inferno' ? 'molotov' : value;
+  return name.startsWith('weapon_') ? name : `weapon_${name}`;
+}
+
+/** The death a `player_death`'s keys tell, or null when they do not name a victim. */
+export function playerDeathOf(keys: Readonly<Record<string, PglValue>>): PlayerDeath | null {
+  const victim = steamidOf(keys.userid);
+  if (victim === null) return null;
+  const attacker = steamidOf(keys.attacker);
+  const penetrated = keys.penetrated;
+  return {
+    victim,
+    // A suicide names the victim as his own attacker: the overlay shows it without a killer.
+    attacker: attacker === victim ? null : attacker,
+    assister: steamidOf(keys.assister),
+    weapon: weaponOf(keys.weapon),
+    headshot: keys.headshot === true,
+    wallbang: typeof penetrated === 'number' && penetrated > 0,
+  };
+}
+
+export class HlaeKillfeed {
+  #frame: HlaeRoundFrame | null = null;
+  #entries: GameKill[] = [];
+  readonly #nextId: () => number;
+
+  constructor(nextId: () => number) {
+    this.#nextId = nextId;
+  }
+
+  get entries(): GameKill[] {
+    return this.#entries;
+  }
+
+  /** A frame: the feed starts again where the inferred one does (killfeed.ts, Killfeed.observe). */
+  observe(frame: HlaeRoundFrame): GameKill[] {
+    const before = this.#frame;
+    this.#frame = frame;
+    const comparable = before !== null && before.map === frame.map && frame.round >= before.round;
+    if ((!comparable || frame.roundPhase === 'freezetime') && this.#entries.length > 0) this.#entries = [];
+    return this.#entries;
+  }
+
+  /**
+   * One death; `players` the live view's, by steamid. Null (nothing added) before the first frame or
+   * when the victim is not among the players: nothing to name him by.
+   */
+  add(death: PlayerDeath, players: Readonly<Record<string, GameKillPlayer>>): GameKill | null {
+    const frame = this.#frame;
+    const victim = players[death.victim];
+    if (!frame || !victim) return null;
+    const named = (steamid: string | null): GameKillPlayer | null => {
+      const player = steamid === null ? undefined : players[steamid];
+      return player ? { steamid: player.steamid, name: player.name, side: player.side } : null;
+    };
+    const killer = named(death.attacker);
+    const entry: GameKill = {
+      id: this.#nextId(),
+      // The count is of rounds over: the round played is the next, unless the frame says it is over.
+      round: frame.roundPhase === 'over' ? Math.max(1, frame.round) : frame.round + 1,
+      killer,
+      victim: { steamid: victim.steamid, name: victim.name, side: victim.side },
+      assister: named(death.assister),
+      weapon: killer ? death.weapon : null,
+      headshot: killer !== null && death.headshot,
+      wallbang: killer !== null && death.wallbang,
+      teamkill: killer !== null && killer.side === victim.side,
+      source: 'hlae',
+    };
+    this.#entries = [...this.#entries, entry].slice(-KILLFEED_LENGTH);
+    return entry;
+  }
+}
