@@ -26,7 +26,7 @@ import { CommandRegistry } from './core/commands/registry.ts';
 import { SETTINGS_COMMANDS } from './core/commands/settings.commands.ts';
 import type { Catalogue, Dispatch } from './core/dispatcher.ts';
 import { Dispatcher } from './core/dispatcher.ts';
-import type { HudSystem } from './core/hud-system.ts';
+import type { HudSystem, SnapshotOf } from './core/hud-system.ts';
 import { ACTOR_KEYS, startHudSystem } from './core/hud-system.ts';
 import { MainWindow } from './core/main-window.ts';
 import type { NoticeBus } from './core/notices.ts';
@@ -66,7 +66,6 @@ import type { ActionDescriptor } from './protocol/answers.ts';
 import { ServiceError } from './protocol/errors.ts';
 import { mediaUrl } from './protocol/media.ts';
 import type { SettingsChange } from './protocol/settings.ts';
-import type { FeedFrame } from './recorder/recordings.ts';
 import { createFrameReplayer, createFrameWriter, RecordingsFolder } from './recorder/recordings.ts';
 import { gameSettings } from './settings/settings.ts';
 import { DEFAULT_SETTINGS, SettingsOwner } from './settings/settings-owner.ts';
@@ -175,15 +174,14 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
   await scrubPasswordCopies(dataDir, oldCopies, store.loaded, logger);
   const settings = new SettingsOwner(store.loaded?.settings, options.overrides ?? {}, logger);
   const notices = createNoticeBus();
-  // Its own file: damage there costs the teams and players only, never the saved state.
-  let teamsNow: () => unknown = () => null;
   const media = await MediaStore.open(dataDir, {
     quota: options.mediaQuota ?? MEDIA_QUOTA,
     graceMs: options.mediaGraceMs ?? MEDIA_GRACE_MS,
     // The state as it is saved, the settings in force (the saved ones and this run's overrides), and
-    // the photos and logos of the teams and players.
-    inUse: () => [store.current(), settings.current(), teamsNow()],
+    // the photos and logos of the teams and players (asked when an image needs room, after the start).
+    inUse: () => [store.current(), settings.current(), teams.document()],
   });
+  // Its own file: damage there costs the teams and players only, never the saved state.
   const teams = new TeamsDatabase(await loadTeamsFile(dataDir, logger), {
     write: (document) => writeTeamsFile(dataDir, document),
     fetchImage: (url) => fetchLogo(url, imageStoreOf(media, options, 'image')),
@@ -197,18 +195,14 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
         ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),
       }),
   });
-  teamsNow = () => teams.document();
   const importer = importerOf(settings, options);
   const receivingTimeoutMs = options.gameReceivingTimeoutMs ?? RECEIVING_TIMEOUT_MS;
   const recordings = new RecordingsFolder(dataDir, options.recordingLimitBytes);
-  // The replayer feeds the game data, which is made once the actors run.
-  let feedFrame: FeedFrame = () => {
-    throw new Error('the game data is not ready');
-  };
   const recorder = gameRecorderMachine.provide({
     actors: {
       frameWriter: createFrameWriter(recordings, Date.now),
-      frameReplayer: createFrameReplayer(() => feedFrame, Date.now),
+      // The game data is made once the actors run; a replay starts from a command, after that.
+      frameReplayer: createFrameReplayer(() => (frame, at, file) => game.replay(frame, at, file), Date.now),
     },
   });
   const live = liveSupervisor(media, importer.actor, receivingTimeoutMs, recorder, options);
@@ -335,18 +329,7 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     identityOf: (steamid) => teams.identityOf(steamid),
     ...(options.gameClock ? { now: options.gameClock } : {}),
   });
-  feedFrame = (frame, at, file) => game.replay(frame, at, file);
-  // A recording that ended by itself (its limit, the disk): the list shows the file as it was left.
-  let wasRecording = false;
-  const stopRecorderFollow = hud.follow('recorder', (snapshot) => {
-    const recording = snapshot.context.recording !== null;
-    if (wasRecording && !recording)
-      void recordings.list().then(
-        (files) => hud.send('recorder', { type: 'recorder.files', recordings: files }),
-        (error: unknown) => logger.warn({ err: error }, 'recordings: the folder could not be listed'),
-      );
-    wasRecording = recording;
-  });
+  const stopRecorderFollow = hud.follow('recorder', relistWhenRecordingEnds(hud, recordings, logger));
   teams.onChange(() => {
     hub.setTeams(teams.document());
     game.refreshIdentities();
@@ -482,6 +465,20 @@ function liveSupervisor(
       }),
     },
   });
+}
+
+/** A recording that ended by itself (its limit, the disk): the list shows the file as it was left. */
+function relistWhenRecordingEnds(hud: HudSystem, recordings: RecordingsFolder, logger: Logger) {
+  let wasRecording = false;
+  return (snapshot: SnapshotOf<'recorder'>) => {
+    const recording = snapshot.context.recording !== null;
+    if (wasRecording && !recording)
+      void recordings.list().then(
+        (files) => hud.send('recorder', { type: 'recorder.files', recordings: files }),
+        (error: unknown) => logger.warn({ err: error }, 'recordings: the folder could not be listed'),
+      );
+    wasRecording = recording;
+  };
 }
 
 /** The player-stats providers of show_player_stats, with the sources in force. */
