@@ -216,6 +216,9 @@ describe.skipIf(skip && !COMPANION_REQUIRED)(
 
     it('presses every preset of the show page once, and the server does what the button says', async () => {
       // Another client prepares the show: the overlay's colour presets, a bo5 veto, a live game.
+      // The colour presets come after Companion listed the connection's presets, so they arrive as
+      // Companion's patch of the list (a wait that read only whole lists timed out in CI).
+      const watch = await companion.watchPresets(connectionId);
       await server.post('/internal/overlay_report', {
         presets: [
           { id: 'midnight', name: 'Midnight' },
@@ -230,7 +233,7 @@ describe.skipIf(skip && !COMPANION_REQUIRED)(
       });
       await postGameFrame();
 
-      const presets = await companion.presets(connectionId, (all) => 'colour_midnight' in all);
+      const presets = await watch.until((all) => 'colour_midnight' in all);
       Object.entries(presets).forEach(([id, preset], index) => {
         const location = {
           pageNumber: 2 + Math.floor(index / (ROWS * COLUMNS)),

@@ -152,6 +152,11 @@ export interface ConnectionConfig {
 
 type Trpc = any;
 
+export interface PresetWatch {
+  /** The connection's presets once `has` accepts them (30 s at most); the watch ends then. */
+  until(has: (presets: Record<string, any>) => boolean): Promise<Record<string, any>>;
+}
+
 export interface RealCompanion {
   readonly port: number;
   readonly version: string;
@@ -159,8 +164,11 @@ export interface RealCompanion {
   readonly trpc: Trpc;
   addConnection(label: string, config: ConnectionConfig): Promise<string>;
   setConfig(connectionId: string, label: string, config: ConnectionConfig): Promise<void>;
-  /** The presets the connection offers, once it has sent them. */
-  presets(connectionId: string, has?: (presets: Record<string, any>) => boolean): Promise<Record<string, any>>;
+  /**
+   * Follows the connection's presets from now on: resolves once Companion sent what it has, so a
+   * change made after that reaches `until` as one of Companion's patches.
+   */
+  watchPresets(connectionId: string): Promise<PresetWatch>;
   placePreset(connectionId: string, presetId: string, location: Location): Promise<string>;
   /** `POST /api/location/<page>/<row>/<col>/press`: a Stream Deck key press. */
   press(location: Location): Promise<void>;
@@ -277,6 +285,7 @@ export async function startCompanion(
   const wsClient = createWSClient({ url: `ws://${host}:${port}/trpc`, WebSocket });
   const trpc: Trpc = createTRPCClient({ links: [wsLink({ client: wsClient })] });
   const { appVersion } = await trpc.appInfo.version.query();
+  const { default: jsonPatch } = await companionImport(build, 'fast-json-patch');
 
   /** The first value of a subscription that `pick` accepts. */
   function first<T>(
@@ -332,21 +341,52 @@ export async function startCompanion(
       });
       if (error) throw new Error(`setConfig: ${error}`);
     },
-    presets(connectionId, has = (presets) => Object.keys(presets).length > 0) {
+    watchPresets(connectionId) {
       const latest: Record<string, Record<string, any>> = {};
-      return first(
-        trpc.instances.definitions.presets,
-        undefined,
-        (data) => {
-          if (data?.type === 'init') Object.assign(latest, data.definitions);
-          else if (data?.type === 'add' || data?.type === 'patch') {
-            latest[data.connectionId] = data.definitions ?? latest[data.connectionId];
-          } else if (data?.type === 'remove') delete latest[data.connectionId];
-          const mine = latest[connectionId];
-          return mine && has(mine) ? mine : undefined;
-        },
-        `the presets of ${connectionId}`,
-      );
+      let check: (() => void) | undefined;
+      return new Promise((started, fail) => {
+        const sub = trpc.instances.definitions.presets.subscribe(undefined, {
+          onData: (data: any) => {
+            // Companion 4.2's preset stream (lib/Instance/Definitions.ts): 'init' with every
+            // connection's presets, 'add' for a connection's first, then 'patch' with the diff of
+            // shared-lib/lib/Diff.ts ({ added, changed: JSON patches per preset, removed }).
+            if (data?.type === 'init') {
+              Object.assign(latest, data.definitions);
+              started({ until });
+            } else if (data?.type === 'add') latest[data.connectionId] = data.definitions;
+            else if (data?.type === 'patch') {
+              const presets = { ...latest[data.connectionId], ...data.added };
+              for (const [id, operations] of Object.entries(data.changed ?? {})) {
+                presets[id] = jsonPatch.applyPatch(structuredClone(presets[id]), operations as any[]).newDocument;
+              }
+              for (const id of data.removed ?? []) delete presets[id];
+              latest[data.connectionId] = presets;
+            } else if (data?.type === 'remove') delete latest[data.connectionId];
+            check?.();
+          },
+          onError: fail,
+        });
+        const until = (has: (presets: Record<string, any>) => boolean) =>
+          new Promise<Record<string, any>>((done, timedOut) => {
+            // Unsubscribing inside onData is deferred so tRPC finishes its own bookkeeping first.
+            const end = () => {
+              check = undefined;
+              queueMicrotask(() => sub.unsubscribe());
+            };
+            const timer = setTimeout(() => {
+              end();
+              timedOut(new Error(`timed out waiting for the presets of ${connectionId}`));
+            }, 30_000);
+            check = () => {
+              const mine = latest[connectionId];
+              if (!mine || !has(mine)) return;
+              clearTimeout(timer);
+              end();
+              done(mine);
+            };
+            check();
+          });
+      });
     },
     placePreset(connectionId, presetId, location) {
       return trpc.controls.importPreset.mutate({ connectionId, presetId, location });
