@@ -90,6 +90,17 @@ describe.skipIf(!chromiumAvailable)('the operator app at the desk, in Chromium',
       };
     });
 
+  /** The tabs not whole in the window: a tab out of sight is a view the desk cannot find. */
+  async function tabsOutOfSight(page: Page): Promise<string[]> {
+    const width = page.viewportSize()?.width ?? 0;
+    const out: string[] = [];
+    for (const tab of await page.getByRole('tab').all()) {
+      const box = await tab.boundingBox();
+      if (!box || box.x < 0 || box.x + box.width > width) out.push((await tab.textContent()) ?? '');
+    }
+    return out;
+  }
+
   it('keeps the header on one line at 1280x800 and 1024x768 with long names and every chip filled', async () => {
     // OBS switched on towards a port where nothing listens: the longest chip, with its reason.
     // --headless: the match commands below work before a page is open.
@@ -122,6 +133,7 @@ describe.skipIf(!chromiumAvailable)('the operator app at the desk, in Chromium',
       expect(layout.contentHeight, size).toBeLessThanOrEqual(layout.tallest + 1);
       expect(layout.overflows, size).toBe(false);
       expect(layout.right, size).toBeLessThanOrEqual(layout.width);
+      expect(await tabsOutOfSight(page), size).toEqual([]);
     }
 
     // A tablet held upright has no room for one line: the status items take a row of their own,
@@ -135,6 +147,18 @@ describe.skipIf(!chromiumAvailable)('the operator app at the desk, in Chromium',
     expect(layout.overflows).toBe(false);
     const bar = await upright.getByRole('list', { name: 'Status' }).boundingBox();
     expect((bar?.x ?? 0) + (bar?.width ?? Number.POSITIVE_INFINITY)).toBeLessThanOrEqual(UPRIGHT.width);
+    // The tabs wrap: the Integrations take a second row, their label with them.
+    expect(await tabsOutOfSight(upright)).toEqual([]);
+    const box = async (selector: string) =>
+      (await upright.locator(selector).boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 };
+    const live = await box('[data-tab="live"]');
+    const group = await box('.tabs__group');
+    const automation = await box('[data-tab="automation"]');
+    const rows = {
+      secondRow: automation.y >= live.y + live.height,
+      labelBeside: group.y >= automation.y && group.y + group.height <= automation.y + automation.height,
+    };
+    expect(rows).toEqual({ secondRow: true, labelBeside: true });
   }, 60_000); // three pages, three screenshots
 
   it('greys every chip while the link to the server is down, and brings them back when it is up', async () => {

@@ -40,6 +40,14 @@ const VIEWS: View[] = [
   { id: 'observer', label: 'Observer', group: 'Integrations', component: ObserverView },
 ];
 
+/** The views in runs of the same group, in order: how the tab bar lays them out. */
+const SECTIONS = VIEWS.reduce<Array<{ group?: string; views: View[] }>>((sections, view) => {
+  const last = sections.at(-1);
+  if (last && last.group === view.group) last.views.push(view);
+  else sections.push({ group: view.group, views: [view] });
+  return sections;
+}, []);
+
 const viewFromHash = () => {
   const id = window.location.hash.replace(/^#/, '');
   return VIEWS.some((view) => view.id === id) ? id : 'live';
@@ -72,28 +80,33 @@ function Tabs() {
           event.preventDefault();
         }}
       >
-        {VIEWS.map((view, index) => (
-          <>
-            {view.group && VIEWS[index - 1]?.group !== view.group ? (
+        {SECTIONS.map(({ group, views }) => (
+          // A section (the show's views, then each group) wraps as one piece: in a narrow window
+          // the Integrations take a row of their own, label and all, and no tab is out of sight.
+          <div class="tabs__section" role="none" key={group ?? 'show'}>
+            {group ? (
               <span class="tabs__group" aria-hidden="true">
-                {view.group}
+                {group}
               </span>
             ) : null}
-            <button
-              type="button"
-              role="tab"
-              id={`tab-${view.id}`}
-              class="tab"
-              aria-selected={current.value === view.id}
-              aria-controls={`view-${view.id}`}
-              tabIndex={current.value === view.id ? 0 : -1}
-              data-tab={view.id}
-              onClick={() => choose(view.id)}
-            >
-              {view.group ? <span class="sr-only">{view.group}: </span> : null}
-              {view.label}
-            </button>
-          </>
+            {views.map((view) => (
+              <button
+                type="button"
+                role="tab"
+                key={view.id}
+                id={`tab-${view.id}`}
+                class="tab"
+                aria-selected={current.value === view.id}
+                aria-controls={`view-${view.id}`}
+                tabIndex={current.value === view.id ? 0 : -1}
+                data-tab={view.id}
+                onClick={() => choose(view.id)}
+              >
+                {view.group ? <span class="sr-only">{view.group}: </span> : null}
+                {view.label}
+              </button>
+            ))}
+          </div>
         ))}
       </div>
     </nav>
