@@ -25,6 +25,11 @@ export interface PlayerDeath {
   headshot: boolean;
   /** The bullet went through something (`penetrated` above 0). */
   wallbang: boolean;
+  /** The event's `noscope`, `thrusmoke`, `attackerblind` and `assistedflash`. */
+  noscope: boolean;
+  throughSmoke: boolean;
+  attackerBlind: boolean;
+  flashAssist: boolean;
 }
 
 /** A SteamID64 of a player: HLAE sends 0 for none (no assister) and for a bot. */
@@ -55,6 +60,10 @@ export function playerDeathOf(keys: Readonly<Record<string, PglValue>>): PlayerD
     weapon: weaponOf(keys.weapon),
     headshot: keys.headshot === true,
     wallbang: typeof penetrated === 'number' && penetrated > 0,
+    noscope: keys.noscope === true,
+    throughSmoke: keys.thrusmoke === true,
+    attackerBlind: keys.attackerblind === true,
+    flashAssist: keys.assistedflash === true,
   };
 }
 
@@ -93,16 +102,23 @@ export class HlaeKillfeed {
       return player ? { steamid: player.steamid, name: player.name, side: player.side } : null;
     };
     const killer = named(death.attacker);
+    const assister = named(death.assister);
+    // What the killer did (or suffered) is said only of a killer; the flash only of an assister.
+    const byKiller = (said: boolean) => killer !== null && said;
     const entry: GameKill = {
       id: this.#nextId(),
       // The count is of rounds over: the round played is the next, unless the frame says it is over.
       round: frame.roundPhase === 'over' ? Math.max(1, frame.round) : frame.round + 1,
       killer,
       victim: { steamid: victim.steamid, name: victim.name, side: victim.side },
-      assister: named(death.assister),
+      assister,
       weapon: killer ? death.weapon : null,
-      headshot: killer !== null && death.headshot,
-      wallbang: killer !== null && death.wallbang,
+      headshot: byKiller(death.headshot),
+      wallbang: byKiller(death.wallbang),
+      noscope: byKiller(death.noscope),
+      throughSmoke: byKiller(death.throughSmoke),
+      attackerBlind: byKiller(death.attackerBlind),
+      flashAssist: assister !== null && death.flashAssist,
       teamkill: killer !== null && killer.side === victim.side,
       source: 'hlae',
     };

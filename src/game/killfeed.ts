@@ -263,6 +263,10 @@ export class Killfeed {
         weapon: killer ? (activeWeapon(before.get(killer.steamid)) ?? activeWeapon(killer)) : null,
         headshot: pending > 0,
         wallbang: null,
+        noscope: null,
+        throughSmoke: null,
+        attackerBlind: null,
+        flashAssist: null,
         teamkill,
         source: 'frames',
       });

@@ -166,6 +166,20 @@ export const GameKillSchema = Type.Object({
   weapon: Nullable(Type.String({ description: "The killer's weapon as the game names it (weapon_ak47)" })),
   headshot: Type.Boolean(),
   wallbang: Nullable(Type.Boolean({ description: 'null: not known (frames do not say)' })),
+  noscope: Nullable(
+    Type.Boolean({ description: 'A scoped weapon fired unscoped; null: not known (frames do not say)' }),
+  ),
+  throughSmoke: Nullable(
+    Type.Boolean({ description: 'Shot through a smoke; null: not known (frames do not say)' }),
+  ),
+  attackerBlind: Nullable(
+    Type.Boolean({ description: 'The killer was flashed; null: not known (frames do not say)' }),
+  ),
+  flashAssist: Nullable(
+    Type.Boolean({
+      description: "The assister's flash blinded the victim; null: not known (frames do not say)",
+    }),
+  ),
   teamkill: Type.Boolean(),
   source: OneOf(KILL_SOURCES, { description: 'frames: inferred from two frames; hlae: a game event' }),
 });

@@ -3,7 +3,8 @@
  * automation server: a stand-in of the game's client (test/helpers/hlae-stand-in.ts) sends the
  * deaths of the round-sequence fixture as player_death events between its frames, which are posted
  * as the game posts them. The killers, weapons and headshots are the ones the full recording shows
- * (test/game/killfeed.test.ts, RECORDED); one wallbang is added, since the recording cannot say.
+ * (test/game/killfeed.test.ts, RECORDED); a wallbang, a smoke, a blind killer and a flash assist are
+ * added, since the recording cannot say.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
@@ -17,22 +18,48 @@ import type { Frame } from '../helpers/gsi.ts';
 import { fixture, postAccepted, ROUND_SEQUENCE } from '../helpers/gsi.ts';
 import { Bytes, connectPgl, PglWriter, PLAYER_DEATH, player, WEAPON_FIRE } from '../helpers/hlae-stand-in.ts';
 
+/** The marks of a death only the game's event tells (frames cannot): added here, to see them carried. */
+interface Marks {
+  penetrated: number;
+  thrusmoke: boolean;
+  attackerblind: boolean;
+  assistedflash: boolean;
+}
+const NO_MARKS: Marks = { penetrated: 0, thrusmoke: false, attackerblind: false, assistedflash: false };
+
 /** Who killed whom in the fixture's round, as the recording shows it, by victim. */
 const TRUTH: Record<
   string,
-  { killer: string; assister: string | null; weapon: string; headshot: boolean; penetrated: number }
+  { killer: string; assister: string | null; weapon: string; headshot: boolean } & Marks
 > = {
   xxx_ajsmokesthembigoledoinks_xxx: {
     killer: 'Big Daddy',
     assister: null,
     weapon: 'ak47',
     headshot: false,
-    penetrated: 0,
+    ...NO_MARKS,
   },
-  ウソップ: { killer: 'AussiePing', assister: 'Atomic', weapon: 'm4a1', headshot: false, penetrated: 0 },
-  // Through the wall: added here (frames cannot tell one), to see it carried.
-  'Big Daddy': { killer: 'AussiePing', assister: null, weapon: 'm4a1', headshot: true, penetrated: 1 },
-  'Nin. [zeus]': { killer: 'Atomic', assister: null, weapon: 'm4a1', headshot: true, penetrated: 0 },
+  // Atomic's flash blinded the victim, and AussiePing was blind himself.
+  ウソップ: {
+    killer: 'AussiePing',
+    assister: 'Atomic',
+    weapon: 'm4a1',
+    headshot: false,
+    ...NO_MARKS,
+    assistedflash: true,
+    attackerblind: true,
+  },
+  // Through the wall and a smoke.
+  'Big Daddy': {
+    killer: 'AussiePing',
+    assister: null,
+    weapon: 'm4a1',
+    headshot: true,
+    ...NO_MARKS,
+    penetrated: 1,
+    thrusmoke: true,
+  },
+  'Nin. [zeus]': { killer: 'Atomic', assister: null, weapon: 'm4a1', headshot: true, ...NO_MARKS },
 };
 
 interface Death {
@@ -81,6 +108,9 @@ function deathMessage(writer: PglWriter, roster: ReturnType<typeof rosterOf>, de
       weapon: truth.weapon,
       headshot: truth.headshot,
       penetrated: truth.penetrated,
+      thrusmoke: truth.thrusmoke,
+      attackerblind: truth.attackerblind,
+      assistedflash: truth.assistedflash,
       distance: 12.5,
     });
   }
@@ -116,6 +146,10 @@ const summary = (entry: GameKill) => ({
   weapon: entry.weapon,
   headshot: entry.headshot,
   wallbang: entry.wallbang,
+  noscope: entry.noscope,
+  throughSmoke: entry.throughSmoke,
+  attackerBlind: entry.attackerBlind,
+  flashAssist: entry.flashAssist,
   round: entry.round,
   source: entry.source,
 });
@@ -129,6 +163,10 @@ const expected = (source: 'hlae' | 'frames') =>
       weapon: `weapon_${t.weapon}`,
       headshot: t.headshot,
       wallbang: source === 'hlae' ? t.penetrated > 0 : null,
+      noscope: source === 'hlae' ? false : null,
+      throughSmoke: source === 'hlae' ? t.thrusmoke : null,
+      attackerBlind: source === 'hlae' ? t.attackerblind : null,
+      flashAssist: source === 'hlae' ? t.assistedflash : null,
       round: 9,
       source,
     }))
@@ -138,7 +176,7 @@ const byVictim = (entries: GameKill[]) =>
   entries.map(summary).sort((a, b) => a.victim.localeCompare(b.victim));
 
 describe("the killfeed from HLAE's mirv_pgl", () => {
-  it('each death of the round once, from its player_death: killer, victim, weapon, headshot and wallbang right', async () => {
+  it('each death of the round once, from its player_death: killer, victim, weapon, headshot and the other marks right', async () => {
     const frames = (await fixture(ROUND_SEQUENCE)) as Frame[];
     const roster = rosterOf(frames[0] as Frame);
     const server = await build();

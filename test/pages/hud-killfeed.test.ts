@@ -11,6 +11,7 @@ import { build, ok } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import type { Frame } from '../helpers/gsi.ts';
 import { fixture, postAccepted, ROUND_SEQUENCE, toCs2 } from '../helpers/gsi.ts';
+import { Bytes, connectPgl, PglWriter, PLAYER_DEATH, player } from '../helpers/hlae-stand-in.ts';
 import { panelApi, seriesInProgress, settled } from '../helpers/hud.ts';
 import { connect } from '../helpers/ws-client.ts';
 
@@ -126,6 +127,89 @@ describe.skipIf(!chromiumAvailable)('the killfeed, from real frames, in Chromium
         .toBe('false');
     }
     expect(server.service.game.live().killfeed).toHaveLength(4);
+  });
+
+  it("shows HLAE's marks in the game's order: blind, flash assist, no scope, through smoke, wallbang, headshot", async () => {
+    const server = await build({ gameReceivingTimeoutMs: 15 * 60_000 });
+    await seriesInProgress(server, { roster: false });
+    const pages = await Promise.all(SIZES.map(([, viewport]) => overlay(server, viewport)));
+    const frame = toCs2(((await fixture(ROUND_KILLS)) as Frame[])[0] as Frame);
+    await postAccepted(server, frame);
+    const ids = Object.keys(frame.allplayers);
+    const at = (index: number) => player(index + 2, ids[index] as string);
+    const link = await connectPgl(`${server.wsUrl}/hlae`);
+    const writer = new PglWriter();
+    link.send(writer.hello().done());
+    await link.setUp();
+    const deaths = new Bytes();
+    // Every mark at once (an AWP unscoped, through a smoke and a wall, the killer flashed, the
+    // assister's flash), then a plain kill.
+    writer.event(deaths, PLAYER_DEATH, {
+      userid: at(0),
+      attacker: at(5),
+      assister: at(6),
+      assistedflash: true,
+      weapon: 'awp',
+      headshot: true,
+      penetrated: 1,
+      noscope: true,
+      thrusmoke: true,
+      attackerblind: true,
+    });
+    writer.event(deaths, PLAYER_DEATH, {
+      userid: at(1),
+      attacker: at(7),
+      assister: player(-1, null),
+      weapon: 'ak47',
+    });
+    link.send(deaths.done());
+    /** Each entry's marks and names, in the order they stand. */
+    const marksOf = (page: Page) =>
+      page
+        .locator('[data-panel="killfeed"] [data-kill]')
+        .evaluateAll((entries) =>
+          entries.map((entry) =>
+            [...entry.querySelectorAll('[aria-label], [data-killer], [data-assister], [data-victim]')].map(
+              (element) =>
+                element.getAttribute('aria-label') ??
+                (element.hasAttribute('data-victim')
+                  ? 'victim'
+                  : element.hasAttribute('data-killer')
+                    ? 'killer'
+                    : 'assister'),
+            ),
+          ),
+        );
+    for (const [index, page] of pages.entries()) {
+      const size = SIZES[index]?.[0];
+      await expect
+        .poll(() => marksOf(page), { message: size })
+        .toEqual([
+          [
+            'Blind',
+            'killer',
+            'Flash assist',
+            'assister',
+            'AWP',
+            'No scope',
+            'Through smoke',
+            'Wallbang',
+            'Headshot',
+            'victim',
+          ],
+          ['killer', 'AK-47', 'victim'],
+        ]);
+      // The longest entry stays inside the panel and the picture.
+      const entry = await page.locator('[data-panel="killfeed"] [data-kill]').first().boundingBox();
+      const width = page.viewportSize()?.width ?? 0;
+      expect(entry && entry.x >= 0 && entry.x + entry.width <= width, size).toBe(true);
+      await settled(page);
+      await page.screenshot({ path: `${SCREENSHOTS}hud-killfeed-hlae-marks-${size}.png` });
+      await page
+        .locator('[data-panel="killfeed"]')
+        .screenshot({ path: `${SCREENSHOTS}hud-killfeed-hlae-marks-${size}-panel.png` });
+    }
+    link.close();
   });
 
   it('every entry names its players as the database does, and a name saved later renames the entries made', async () => {

@@ -308,6 +308,32 @@ export const SHAPES = {
     w: 24,
     parts: [`${rect(9, 1, 6, 22)}`, `${rect(0, 10.5, 7, 3)}${rect(17, 10.5, 7, 3)}`],
   },
+  // The game's other marks of a kill: a scope struck through (no scope), a cloud (through smoke),
+  // an eye struck through (the killer was blind).
+  noscope: {
+    w: 24,
+    parts: [
+      'M12 1A11 11 0 1 0 12 23A11 11 0 1 0 12 1ZM12 4A8 8 0 1 1 12 20A8 8 0 1 1 12 4Z',
+      `${rect(10.5, 7, 3, 10)}${rect(7, 10.5, 10, 3)}`,
+      'M2.4 4.5L4.5 2.4L21.6 19.5L19.5 21.6Z',
+    ],
+  },
+  thrusmoke: {
+    w: 24,
+    parts: [
+      'M7 10A5 5 0 1 0 7 20A5 5 0 1 0 7 10Z',
+      'M12 4A6.5 6.5 0 1 0 12 17A6.5 6.5 0 1 0 12 4Z',
+      'M17 10A5 5 0 1 0 17 20A5 5 0 1 0 17 10Z',
+    ],
+  },
+  blind: {
+    w: 24,
+    parts: [
+      'M1 12C5 5 19 5 23 12C19 19 5 19 1 12ZM5 12C8 16 16 16 19 12C16 8 8 8 5 12Z',
+      'M12 9A3 3 0 1 0 12 15A3 3 0 1 0 12 9Z',
+      'M3.4 5.5L5.5 3.4L20.6 18.5L18.5 20.6Z',
+    ],
+  },
   // A player standing: the alive counters.
   person: {
     w: 16,

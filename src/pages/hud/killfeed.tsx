@@ -1,9 +1,11 @@
 /**
  * The killfeed (top right, the game's own place): the round's deaths, the newest at the bottom, as
- * the server infers them from consecutive frames (src/game/killfeed.ts). Each entry: the killer in
- * his side's colour (and the assister), the weapon's icon, a headshot mark, a wallbang mark where it
- * is known, the victim in his side's colour; a death without a killer shows a skull. The operator
- * can keep it off air (branding.killfeedOnAir), for a broadcast that keeps the game's.
+ * the server infers them from consecutive frames (src/game/killfeed.ts) or takes them from HLAE's
+ * game events. Each entry, in the game's order: a blind mark, the killer in his side's colour (and
+ * the assister, with a flash mark when his flash blinded the victim), the weapon's icon, the no
+ * scope, through smoke, wallbang and headshot marks, the victim in his side's colour; a death
+ * without a killer shows a skull. The marks other than the headshot are known from HLAE only. The
+ * operator can keep it off air (branding.killfeedOnAir), for a broadcast that keeps the game's.
  */
 import { computed } from '@preact/signals';
 import { useRef } from 'preact/hooks';
@@ -17,9 +19,9 @@ const entries = computed<readonly GameKill[]>(() =>
   gameOn.value && branding.value.killfeedOnAir !== false ? gameLive.value.killfeed : [],
 );
 
-function Who({ player, role }: { player: GameKillPlayer; role: 'killer' | 'assister' | 'victim' }) {
+function Who({ player, part }: { player: GameKillPlayer; part: 'killer' | 'assister' | 'victim' }) {
   return (
-    <span class={`kf__who kf__who--${role}`} data-side={player.side} {...{ [`data-${role}`]: player.name }}>
+    <span class={`kf__who kf__who--${part}`} data-side={player.side} {...{ [`data-${part}`]: player.name }}>
       {player.name}
     </span>
   );
@@ -34,11 +36,13 @@ function Entry({ entry }: { entry: GameKill }) {
       data-wallbang={entry.wallbang === null ? undefined : String(entry.wallbang)}
       data-teamkill={String(entry.teamkill)}
     >
-      {entry.killer ? <Who player={entry.killer} role="killer" /> : null}
+      {entry.attackerBlind ? <Icon shape="blind" class="kf__mark" label="Blind" /> : null}
+      {entry.killer ? <Who player={entry.killer} part="killer" /> : null}
       {entry.assister ? (
         <>
           <span class="kf__plus">+</span>
-          <Who player={entry.assister} role="assister" />
+          {entry.flashAssist ? <Icon shape="flash" class="kf__mark" label="Flash assist" /> : null}
+          <Who player={entry.assister} part="assister" />
         </>
       ) : null}
       {entry.weapon ? (
@@ -46,9 +50,11 @@ function Entry({ entry }: { entry: GameKill }) {
       ) : (
         <Icon shape="skull" class="kf__weapon" label="Died" />
       )}
+      {entry.noscope ? <Icon shape="noscope" class="kf__mark" label="No scope" /> : null}
+      {entry.throughSmoke ? <Icon shape="thrusmoke" class="kf__mark" label="Through smoke" /> : null}
       {entry.wallbang ? <Icon shape="wallbang" class="kf__mark" label="Wallbang" /> : null}
       {entry.headshot ? <Icon shape="headshot" class="kf__mark" label="Headshot" /> : null}
-      <Who player={entry.victim} role="victim" />
+      <Who player={entry.victim} part="victim" />
     </li>
   );
 }
