@@ -9,7 +9,11 @@ import { type AnyStateMachine, type AnyStateNode, and, createMachine, not } from
 import { panelMachine } from '../../machines/panel.machine.ts';
 import { SUBSYSTEMS } from '../../machines/supervisor.machine.ts';
 import { vetoSessionMachine } from '../../machines/veto-session.machine.ts';
-import { layoutStatechart } from '../../src/app-server/machines-view/chart-layout.ts';
+import {
+  CHAR_WIDTH,
+  LINE_HEIGHT,
+  layoutStatechart,
+} from '../../src/app-server/machines-view/chart-layout.ts';
 import { statechartOf } from '../../src/inspector/statechart-graph.ts';
 
 function* nodes(node: AnyStateNode): Generator<AnyStateNode> {
@@ -50,6 +54,23 @@ async function expectFullyDrawn(machine: AnyStateMachine): Promise<void> {
     }
   }
   expect(layout.states.length).toBe([...nodes(machine.root)].length);
+  // Every arrow's words readable on their own: no two labels overlap or sit closer than three characters.
+  const labels = layout.edges.flatMap((edge) =>
+    edge.labelAt
+      ? [{ text: edge.label, ...edge.labelAt, width: edge.label.length * CHAR_WIDTH, height: LINE_HEIGHT }]
+      : [],
+  );
+  const GAP = 3 * CHAR_WIDTH;
+  for (const [i, a] of labels.entries()) {
+    for (const b of labels.slice(i + 1)) {
+      const apart =
+        a.x + a.width + GAP <= b.x ||
+        b.x + b.width + GAP <= a.x ||
+        a.y + a.height <= b.y ||
+        b.y + b.height <= a.y;
+      expect(apart, `${machine.id}: "${a.text}" and "${b.text}" run together`).toBe(true);
+    }
+  }
 }
 
 describe('the Machines view chart layout', () => {

@@ -25,6 +25,11 @@ export const CHAR_WIDTH = 7.2;
 export const LINE_HEIGHT = 16;
 const PADDING = 10;
 const WRAP = 44;
+/**
+ * Room kept on each side of an arrow's words: two labels side by side (arrows into one state) stay
+ * three characters apart instead of reading as one line.
+ */
+const LABEL_MARGIN = 1.5 * CHAR_WIDTH;
 
 const nodeId = (path: string) => `s:${path}`;
 
@@ -102,7 +107,10 @@ export async function layoutStatechart(chart: Statechart): Promise<StatechartLay
           id: `${transition.id}#${index}`,
           sources: [nodeId(state.path)],
           targets: [nodeId(target.path)],
-          labels: text === '' ? [] : [{ text, width: text.length * CHAR_WIDTH, height: LINE_HEIGHT }],
+          labels:
+            text === ''
+              ? []
+              : [{ text, width: text.length * CHAR_WIDTH + 2 * LABEL_MARGIN, height: LINE_HEIGHT }],
         });
       });
     }
@@ -159,7 +167,10 @@ export async function layoutStatechart(chart: Statechart): Promise<StatechartLay
         target: edge.targets[0]?.slice(2) ?? '',
         label: label?.text ?? '',
         points: section ? [section.startPoint, ...(section.bendPoints ?? []), section.endPoint] : [],
-        labelAt: label && label.x !== undefined && label.y !== undefined ? { x: label.x, y: label.y } : null,
+        labelAt:
+          label && label.x !== undefined && label.y !== undefined
+            ? { x: label.x + LABEL_MARGIN, y: label.y }
+            : null,
       });
     }
     for (const child of node.children ?? []) collect(child);
