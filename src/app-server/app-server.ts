@@ -94,7 +94,11 @@ export async function buildAppServer(
   await app.register(readRoutes, { catalogue: service.catalogue, state: service.hub });
   await app.register(teamsRoutes, { teams: service.teams });
   await app.register(mediaPlugin, { media: service.media, hub: service.hub, dataDir: service.dataDir });
-  await app.register(gameRoutes, { game: service.game, rateLimit: access.rateLimit });
+  await app.register(gameRoutes, {
+    game: service.game,
+    rateLimit: access.rateLimit,
+    lanAccess: () => ({ lanMode: settings.current().lanMode, token: secrets.token() }),
+  });
   await app.register(pagesPlugin, { root: pagesDir });
   await app.register(machinesViewPlugin, { hud: service.hud });
   return app;

@@ -31,10 +31,12 @@ import { strict } from '../protocol/schemas.ts';
 const checkInstall = compiledCheck(Type.Object({ lan: Type.Optional(Type.Boolean()) }, strict));
 
 /** Integrations > Game of the operator app, and the game's own endpoint. */
-const gameRoutes: FastifyPluginAsyncTypebox<{ game: GameData; rateLimit: RateLimit }> = async (
-  app,
-  { game, rateLimit },
-) => {
+const gameRoutes: FastifyPluginAsyncTypebox<{
+  game: GameData;
+  rateLimit: RateLimit;
+  /** Whether local-network devices may connect, and the access token they carry (HLAE's link). */
+  lanAccess: () => { lanMode: boolean; token: string };
+}> = async (app, { game, rateLimit, lanAccess }) => {
   const target = (host: string): CfgTarget => ({
     host,
     appPort: (app.server.address() as AddressInfo | null)?.port ?? 0,
@@ -45,6 +47,8 @@ const gameRoutes: FastifyPluginAsyncTypebox<{ game: GameData; rateLimit: RateLim
     const cfg = cfgText(target('127.0.0.1'));
     const lan = lanAddress();
     const installs = found ?? (await findCs2Installs(defaultSteamRoots()));
+    const { lanMode, token } = lanAccess();
+    const hlaeLanConsole = lan && lanMode ? game.hlaeConsoleFrom(lan, token) : [];
     return {
       ok: true as const,
       status: game.status(),
@@ -52,6 +56,7 @@ const gameRoutes: FastifyPluginAsyncTypebox<{ game: GameData; rateLimit: RateLim
       cfg,
       lanCfg: lan ? cfgText(target(lan)) : null,
       installs: await Promise.all(installs.map((dir) => cfgStateIn(dir, cfg))),
+      hlaeLanConsole: hlaeLanConsole.length > 0 ? hlaeLanConsole : null,
     };
   };
 

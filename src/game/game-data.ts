@@ -132,6 +132,8 @@ export class GameData implements LiveStats {
   #ingesting = false;
   readonly #stopFollowing: () => void;
   #refusalReportedAt = Number.NEGATIVE_INFINITY;
+  /** Where HLAE's link listens: the automation server's port, null while it is switched off. */
+  #automationPort: number | null = null;
   readonly #counters: FrameCounters = { parsed: 0, refusedUnread: 0, droppedDuringReplay: 0 };
 
   constructor(options: GameDataOptions) {
@@ -229,7 +231,17 @@ export class GameData implements LiveStats {
 
   /** The automation server's port, once it listens (null: switched off): the console lines name it. */
   automationPort(port: number | null): void {
+    this.#automationPort = port;
     this.#setHlae({ console: hlaeConsole(port) });
+  }
+
+  /**
+   * The console lines for HLAE on another PC: this machine's local-network address and the access
+   * token in the link's address. Only for the operator app (never in the status, which read-only
+   * pages receive); none while the automation server is switched off.
+   */
+  hlaeConsoleFrom(host: string, token: string): string[] {
+    return hlaeConsole(this.#automationPort, host, token);
   }
 
   /** An HLAE client connected (src/automation-server/hlae.routes.ts); a second replaces the first. */
@@ -560,7 +572,8 @@ function reportStatus(report: GameReport): Partial<GameStatus> {
  * What to type into the game's console on this machine (HLAE's CS:GO mirv_pgl): where to connect,
  * and start. The server sends the rest (events on, enriched) once the game says hello.
  */
-function hlaeConsole(port: number | null): string[] {
+function hlaeConsole(port: number | null, host = '127.0.0.1', token?: string): string[] {
   if (port === null) return [];
-  return [`mirv_pgl url "ws://127.0.0.1:${port}${HLAE_PATH}"`, 'mirv_pgl start'];
+  const query = token === undefined ? '' : `?token=${encodeURIComponent(token)}`;
+  return [`mirv_pgl url "ws://${host}:${port}${HLAE_PATH}${query}"`, 'mirv_pgl start'];
 }

@@ -302,6 +302,10 @@ export const GameSetupSchema = Type.Object({
   installs: Type.Array(InstallStateSchema, {
     description: 'CS2 installs found through Steam, and their cfg file',
   }),
+  hlaeLanConsole: Type.Union([Type.Array(Type.String()), Type.Null()], {
+    description:
+      "The console lines for HLAE on another PC: this machine's local-network address, the access token in the link's address; null without a local-network address, with local network mode off or the automation server switched off",
+  }),
 });
 export type GameSetup = Static<typeof GameSetupSchema>;
 

@@ -5,11 +5,13 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { lanAddress } from '../../src/game/gsi-config.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { build } from '../helpers/build.ts';
 import { chromiumAvailable, chromiumPerFile, SCREENSHOTS } from '../helpers/chromium.ts';
 import { FAZE_NAVI, fixture, postFrame, toCs2, withToken } from '../helpers/gsi.ts';
 import { Bytes, connectPgl, PglWriter, PLAYER_DEATH, player } from '../helpers/hlae-stand-in.ts';
+import { panelApi } from '../helpers/hud.ts';
 
 describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
   const chromium = chromiumPerFile();
@@ -151,4 +153,28 @@ describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
     await card.locator('[data-hlae-state="off"]').waitFor();
     await card.getByRole('alert').filter({ hasText: 'mirv_pgl sends binary messages' }).waitFor();
   });
+  // A machine without a local-network address has no lines for another PC (the card says nothing of them).
+  it.skipIf(lanAddress() === null)(
+    "gives HLAE's lines for another PC in local network mode, with the access token, and says how to get them otherwise",
+    async () => {
+      const server = await build({ headless: false });
+      const page = await (await chromium.newContext({ width: 1280, height: 800 })).newPage();
+      await page.goto(server.signInUrl());
+      await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
+      await page.getByRole('tab', { name: 'Game' }).click();
+      const card = page.locator('[data-card="game-hlae"]');
+      await card.locator('[data-hlae-lan="off"]').waitFor();
+      expect(await card.locator('[data-hlae-lan-console]').count()).toBe(0);
+      // Local network mode on, the view opened again: the lines, the token in the link's address.
+      expect((await (await panelApi(server)).settings({ lanMode: true })).status).toBe(200);
+      await page.getByRole('tab', { name: 'Live' }).click();
+      await page.getByRole('tab', { name: 'Game' }).click();
+      const token = server.service.secrets.token();
+      await expect
+        .poll(() => card.locator('[data-hlae-lan-console]').textContent())
+        .toBe(`mirv_pgl url "ws://${lanAddress()}:${server.port}/hlae?token=${token}"\nmirv_pgl start`);
+      await card.getByRole('button', { name: 'Copy the console lines for another PC' }).waitFor();
+      await page.screenshot({ path: `${SCREENSHOTS}game-hlae-lan-1280x800.png`, fullPage: true });
+    },
+  );
 });

@@ -3,7 +3,7 @@
  * ago", or what is wrong), the cfg file (install it, or copy it), the recordings of game data (record,
  * replay at a speed, stop), the sides of team A and team B and the players the game reports.
  */
-import { useSignal } from '@preact/signals';
+import { signal, useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { GameSetup } from '../../protocol/index.ts';
 import { gameLive, gameStatus, serverClockOffset } from '../common/game-store.ts';
@@ -52,8 +52,13 @@ function Receiving() {
   );
 }
 
+/**
+ * What GET /api/panel/game answered (the cfg files, the installs, HLAE's lines for another PC),
+ * asked again each time the view opens: the cfg card and the HLAE card read it.
+ */
+const setup = signal<GameSetup | null>(null);
+
 function CfgFile() {
-  const setup = useSignal<GameSetup | null>(null);
   const error = useSignal<string | null>(null);
   const busy = useSignal(false);
   const load = async (install?: { lan: boolean }) => {
@@ -103,9 +108,15 @@ function CfgFile() {
             Install for a game on another PC
           </button>
         ) : null}
-        {current ? <CopyButton text={current.cfg} label="Copy the cfg file" /> : null}
+        {current ? (
+          <CopyButton text={current.cfg} label="Copy the cfg file" caption="Copy the cfg file" />
+        ) : null}
         {current?.lanCfg ? (
-          <CopyButton text={current.lanCfg} label="Copy the cfg file for another PC" />
+          <CopyButton
+            text={current.lanCfg}
+            label="Copy the cfg file for another PC"
+            caption="Copy the cfg file for another PC"
+          />
         ) : null}
       </div>
       <ErrorText message={error.value} />
@@ -392,7 +403,37 @@ function HlaeLink() {
       ) : (
         <p class="muted small">The local automation server is switched off: HLAE has nowhere to connect.</p>
       )}
+      <LanLines
+        lines={setup.value?.hlaeLanConsole ?? null}
+        offered={hlae.console.length > 0 && setup.value?.lanCfg != null}
+      />
     </Card>
+  );
+}
+
+/**
+ * The lines for HLAE on another PC (this machine's network address, the access token in the link's
+ * address): only the operator app has them. Without local network mode, how to get them.
+ */
+function LanLines({ lines, offered }: { lines: string[] | null; offered: boolean }) {
+  if (!offered) return null;
+  if (!lines) {
+    return (
+      <p class="muted small" data-hlae-lan="off">
+        For HLAE on another PC, switch local network mode on (Integrations &gt; Local automation).
+      </p>
+    );
+  }
+  return (
+    <>
+      <p class="muted small">
+        On another PC of this network (the link carries the access token: trusted networks only):
+      </p>
+      <pre class="console-lines" data-hlae-lan-console>
+        {lines.join('\n')}
+      </pre>
+      <CopyButton text={lines.join('; ')} label="Copy the console lines for another PC" />
+    </>
   );
 }
 

@@ -223,7 +223,8 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function CopyButton(props: { text: string; label: string }) {
+/** `caption`: the button's words where "Copy" alone would not say which (two copy buttons side by side). */
+export function CopyButton(props: { text: string; label: string; caption?: string }) {
   const copied = useSignal<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (copied.value === 'idle') return;
@@ -241,7 +242,11 @@ export function CopyButton(props: { text: string; label: string }) {
         copied.value = (await copyText(props.text)) ? 'copied' : 'failed';
       }}
     >
-      {copied.value === 'copied' ? 'Copied' : copied.value === 'failed' ? 'Copy failed' : 'Copy'}
+      {copied.value === 'copied'
+        ? 'Copied'
+        : copied.value === 'failed'
+          ? 'Copy failed'
+          : (props.caption ?? 'Copy')}
     </button>
   );
 }
