@@ -43,6 +43,11 @@ export function chromiumPerFile(): {
   newContext(viewport: ViewportSize): Promise<BrowserContext>;
   /** The HUD overlay at /hud of this server, once it is ready; a wait that fails says so within 8 s. */
   hud(server: { applicationUrl: string }, viewport: ViewportSize): Promise<Page>;
+  /**
+   * The operator app signed in through the server's sign-in address, once it is live (its hello
+   * received), on the view of tab `view` when one is named (the Live page comes first otherwise).
+   */
+  operator(server: { signInUrl(): string }, viewport: ViewportSize, view?: string): Promise<Page>;
 } {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
@@ -69,6 +74,16 @@ export function chromiumPerFile(): {
       const page = await context.newPage();
       await page.goto(`${server.applicationUrl}/hud`);
       await page.locator('[data-page="hud"][data-ready="true"]').waitFor();
+      return page;
+    },
+    async operator(server, viewport, view) {
+      const page = await (await newContext(viewport)).newPage();
+      await page.goto(server.signInUrl());
+      await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
+      if (view) {
+        await page.locator(`[data-tab="${view}"]`).click();
+        await page.locator(`[data-view="${view}"]`).waitFor();
+      }
       return page;
     },
   };

@@ -16,15 +16,8 @@ import { panelApi } from '../helpers/hud.ts';
 describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
   const chromium = chromiumPerFile();
 
-  async function gameView(server: RunningServer, viewport = { width: 1920, height: 1080 }): Promise<Page> {
-    const context = await chromium.newContext(viewport);
-    const page = await context.newPage();
-    await page.goto(server.signInUrl());
-    await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
-    await page.getByRole('tab', { name: 'Game' }).click();
-    await page.locator('[data-view="game"]').waitFor();
-    return page;
-  }
+  const gameView = (server: RunningServer, viewport = { width: 1920, height: 1080 }): Promise<Page> =>
+    chromium.operator(server, viewport, 'game');
 
   it('the receiving indicator goes on with a frame, counts the time since it, and goes off when frames stop', async () => {
     const server = await build({ headless: false, gameReceivingTimeoutMs: 1_500 });
@@ -110,12 +103,8 @@ describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
 
   it("shows HLAE's link: the console lines with a copy button, then connected and the deaths it sent", async () => {
     const server = await build({ headless: false });
-    const context = await chromium.newContext({ width: 1280, height: 800 });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const page = await context.newPage();
-    await page.goto(server.signInUrl());
-    await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
-    await page.getByRole('tab', { name: 'Game' }).click();
+    const page = await gameView(server, { width: 1280, height: 800 });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const card = page.locator('[data-card="game-hlae"]');
     await card.locator('[data-hlae-state="off"]').waitFor();
     const lines = [`mirv_pgl url "ws://127.0.0.1:${server.port}/hlae"`, 'mirv_pgl start'];
@@ -158,10 +147,7 @@ describe.skipIf(!chromiumAvailable)('Integrations > Game in Chromium', () => {
     "gives HLAE's lines for another PC in local network mode, with the access token, and says how to get them otherwise",
     async () => {
       const server = await build({ headless: false });
-      const page = await (await chromium.newContext({ width: 1280, height: 800 })).newPage();
-      await page.goto(server.signInUrl());
-      await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
-      await page.getByRole('tab', { name: 'Game' }).click();
+      const page = await gameView(server, { width: 1280, height: 800 });
       const card = page.locator('[data-card="game-hlae"]');
       await card.locator('[data-hlae-lan="off"]').waitFor();
       expect(await card.locator('[data-hlae-lan-console]').count()).toBe(0);

@@ -16,15 +16,9 @@ const LAPTOP = { width: 1280, height: 800 };
 describe.skipIf(!chromiumAvailable)('import preview, confirm and undo in the operator app', () => {
   const chromium = chromiumPerFile();
 
-  async function signedIn(server: RunningServer, viewport: ViewportSize): Promise<Page> {
-    const context = await chromium.newContext(viewport);
-    const page = await context.newPage();
-    await page.goto(server.signInUrl());
-    await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
-    // The Live page is the first view after sign-in.
-    await page.locator('[data-view="live"]').waitFor();
-    return page;
-  }
+  // The Live page is the first view after sign-in.
+  const signedIn = (server: RunningServer, viewport: ViewportSize): Promise<Page> =>
+    chromium.operator(server, viewport, 'live');
 
   /** A series in progress: the desk's teams (NaVi on the left), the bo3 imported, two maps played. */
   async function seriesPlayed(server: RunningServer) {

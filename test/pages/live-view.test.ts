@@ -86,11 +86,8 @@ describe.skipIf(!chromiumAvailable)('the Live page, in Chromium', () => {
   const chromium = chromiumPerFile();
 
   async function signedIn(server: RunningServer, viewport = LAPTOP): Promise<Page> {
-    const context = await chromium.newContext(viewport);
-    const page = await context.newPage();
+    const page = await chromium.operator(server, viewport);
     page.setDefaultTimeout(10_000);
-    await page.goto(server.signInUrl());
-    await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
     return page;
   }
 

@@ -17,15 +17,8 @@ const LAPTOP = { width: 1280, height: 800 };
 describe.skipIf(!chromiumAvailable)('the Match view in Chromium', () => {
   const chromium = chromiumPerFile();
 
-  async function signedIn(server: RunningServer, viewport: ViewportSize = DESK): Promise<Page> {
-    const context = await chromium.newContext(viewport);
-    const page = await context.newPage();
-    await page.goto(server.signInUrl());
-    await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
-    await page.locator('[data-tab="match"]').click();
-    await page.locator('[data-view="match"]').waitFor();
-    return page;
-  }
+  const signedIn = (server: RunningServer, viewport: ViewportSize = DESK): Promise<Page> =>
+    chromium.operator(server, viewport, 'match');
 
   // The logo server stands on the local network (a network namespace): a logo on this machine is refused.
   it.skipIf(netnsSkipReason())(

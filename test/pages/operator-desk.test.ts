@@ -35,13 +35,8 @@ async function gameFrame(server: RunningServer): Promise<void> {
 describe.skipIf(!chromiumAvailable)('the operator app at the desk, in Chromium', () => {
   const chromium = chromiumPerFile();
 
-  async function signedIn(server: RunningServer, viewport = LAPTOP): Promise<Page> {
-    const context = await chromium.newContext(viewport);
-    const page = await context.newPage();
-    await page.goto(server.signInUrl());
-    await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
-    return page;
-  }
+  const signedIn = (server: RunningServer, viewport = LAPTOP): Promise<Page> =>
+    chromium.operator(server, viewport);
 
   /** The header's layout: its height, the height of its tallest item, and the rows its items sit on. */
   const headerLayout = (page: Page) =>

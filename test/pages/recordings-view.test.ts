@@ -14,11 +14,7 @@ describe.skipIf(!chromiumAvailable)('Integrations > Game > Recordings in Chromiu
   it('records the frames, lists the file and replays it at the chosen speed', async () => {
     const server = await build({ headless: false });
     const frames: Frame[] = (await fixture(ROUND_SEQUENCE)).map((frame: Frame) => toCs2(frame));
-    const context = await chromium.newContext({ width: 1280, height: 800 });
-    const page = await context.newPage();
-    await page.goto(server.signInUrl());
-    await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
-    await page.getByRole('tab', { name: 'Game' }).click();
+    const page = await chromium.operator(server, { width: 1280, height: 800 }, 'game');
     const card = page.locator('[data-card="game-recordings"]');
     await card.locator('[data-recorder-state="idle"]').waitFor();
     expect(await card.getByText('No recordings yet.').count()).toBe(1);

@@ -22,12 +22,8 @@ describe.skipIf(!chromiumAvailable)('Teams & players in the operator app', () =>
   const chromium = chromiumPerFile();
 
   async function signedIn(server: RunningServer, viewport: ViewportSize, view: string): Promise<Page> {
-    const page = await (await chromium.newContext(viewport)).newPage();
+    const page = await chromium.operator(server, viewport, view);
     page.setDefaultTimeout(10_000);
-    await page.goto(server.signInUrl());
-    await page.locator('[data-status="connection"][data-tone="ok"]').waitFor();
-    await page.goto(`${server.applicationUrl}/#${view}`);
-    await page.locator(`[data-view="${view}"]`).waitFor();
     return page;
   }
 
