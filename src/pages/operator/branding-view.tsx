@@ -21,7 +21,7 @@ import type { PanelStatus } from '../common/store.ts';
 import { panelStatus, state } from '../common/store.ts';
 import { api, readBase64, request } from './api.ts';
 import { isImageName, radarFilesOf, radarTargetOf } from './radar-files.ts';
-import { Address, Card, ConfirmButton, ErrorText, Field } from './ui.tsx';
+import { Address, Card, ConfirmButton, ErrorText, Field, ImageInput } from './ui.tsx';
 
 type Branding = PanelStatus['settings']['branding'];
 type Talent = Branding['talents'][number];
@@ -40,33 +40,6 @@ function useSave() {
     return answer.ok;
   };
   return { error, busy, save };
-}
-
-/** A file input that uploads the chosen image and hands back its media id. */
-function ImageInput(props: {
-  label: string;
-  hook: string;
-  onUploaded: (id: string) => void;
-  onError: (m: string) => void;
-}) {
-  return (
-    <Field label={props.label}>
-      <input
-        type="file"
-        accept={IMAGE_TYPES}
-        data-upload={props.hook}
-        onChange={async (event) => {
-          const input = event.currentTarget;
-          const file = input.files?.[0];
-          if (!file) return;
-          const answer = await api.uploadImage(file);
-          input.value = '';
-          if (answer.ok) props.onUploaded(answer.media.id);
-          else props.onError(answer.message);
-        }}
-      />
-    </Field>
-  );
 }
 
 export function BrandingCard() {
@@ -111,7 +84,8 @@ export function BrandingCard() {
         <ImageInput
           label="Event logo"
           hook="event-logo"
-          onUploaded={(id) => void save({ eventLogo: id })}
+          accept={IMAGE_TYPES}
+          onUploaded={({ id }) => void save({ eventLogo: id })}
           onError={fail}
         />
         {branding.eventLogo ? (
@@ -153,7 +127,8 @@ export function BrandingCard() {
         <ImageInput
           label="Add sponsor image"
           hook="sponsor"
-          onUploaded={(image) => {
+          accept={IMAGE_TYPES}
+          onUploaded={({ id: image }) => {
             void save({ sponsors: [...branding.sponsors, { name: sponsorName.value.trim(), image }] });
             sponsorName.value = '';
           }}
@@ -216,7 +191,8 @@ export function TalentsCard() {
             <ImageInput
               label="Photo"
               hook={`talent-photo-${i}`}
-              onUploaded={(photo) => edit(i, { photo })}
+              accept={IMAGE_TYPES}
+              onUploaded={({ id: photo }) => edit(i, { photo })}
               onError={(message) => (error.value = message)}
             />
             <button

@@ -4,18 +4,26 @@ import { useEffect } from 'preact/hooks';
 import type { LogoStatus } from '../../../machines/team-logo.ts';
 import { derivedTag, TAG_LENGTH } from '../../../machines/team-logo.ts';
 import type { MapView, MatchSummary } from '../../protocol/index.ts';
-import { BoFormatSchema, IMAGE_TYPES, TeamFormatSchema } from '../../protocol/index.ts';
+import { BoFormatSchema, TeamFormatSchema } from '../../protocol/index.ts';
 import { initialsOf } from '../common/broadcast.ts';
 import { SafeImage } from '../common/safe-image.tsx';
 import { match } from '../common/store.ts';
-import { api } from './api.ts';
-import { loadTeams, savedPlayers, savedTeams } from './teams-store.ts';
 import { RecentChanges } from './recent-changes.tsx';
-import { Card, ConfirmButton, chosen, ErrorText, Field, literals, useCommand, useDraft } from './ui.tsx';
+import { loadTeams, savedPlayers, savedTeams } from './teams-store.ts';
+import {
+  Card,
+  ConfirmButton,
+  chosen,
+  ErrorText,
+  Field,
+  ImageInput,
+  literals,
+  useCommand,
+  useDraft,
+} from './ui.tsx';
 
 const BO_FORMATS = literals(BoFormatSchema);
 const TEAM_FORMATS = literals(TeamFormatSchema);
-const LOGO_FILES = IMAGE_TYPES.map((image) => image.type).join(',');
 
 type Side = 'A' | 'B';
 interface TeamDraft {
@@ -160,22 +168,12 @@ function TeamFields(props: {
         ) : (
           initials
         )}
-        <Field label={`${label} logo file`}>
-          <input
-            type="file"
-            accept={LOGO_FILES}
-            data-upload={`team-${side}-logo`}
-            onChange={async (event) => {
-              const input = event.currentTarget;
-              const file = input.files?.[0];
-              if (!file) return;
-              const answer = await api.uploadImage(file);
-              input.value = '';
-              if (answer.ok) set({ logo: answer.media.url });
-              else props.onUploadError(answer.message);
-            }}
-          />
-        </Field>
+        <ImageInput
+          label={`${label} logo file`}
+          hook={`team-${side}-logo`}
+          onUploaded={({ url }) => set({ logo: url })}
+          onError={props.onUploadError}
+        />
         <p
           class={
             status?.state === 'failed' && !pending

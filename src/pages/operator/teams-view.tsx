@@ -8,16 +8,12 @@ import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import type { PlayerRecord, TeamView } from '../../protocol/index.ts';
-import { IMAGE_TYPES } from '../../protocol/index.ts';
 import { Flag } from '../common/flag.tsx';
 import { gameLive } from '../common/game-store.ts';
 import { PlayerPhoto } from '../common/player-photo.tsx';
 import { searchPlayers, searchTeams } from '../common/team-search.ts';
-import { api } from './api.ts';
 import { loadTeams, savedPlayers, savedTeams, teamsError } from './teams-store.ts';
-import { Card, ErrorText, Field, useCommand } from './ui.tsx';
-
-const IMAGE_FILES = IMAGE_TYPES.map((image) => image.type).join(',');
+import { Card, ErrorText, Field, ImageInput, useCommand } from './ui.tsx';
 
 /** The live players the database does not know, by HUD slot: one click saves each under the game's name. */
 function UnknownPlayers() {
@@ -121,24 +117,15 @@ function PlayerForm({ draft, onSaved }: { draft: PlayerDraft; onSaved: (player: 
     >
       <div class="person-form__photo">
         <PlayerPhoto photo={value.photo || null} name={value.name || '?'} class="person-photo" />
-        <Field label="Photo file">
-          <input
-            type="file"
-            accept={IMAGE_FILES}
-            data-upload="player-photo"
-            onChange={async (event) => {
-              const input = event.currentTarget;
-              const file = input.files?.[0];
-              if (!file) return;
-              const answer = await api.uploadImage(file);
-              input.value = '';
-              if (answer.ok) {
-                upload.value = null;
-                set({ photo: answer.media.url });
-              } else upload.value = answer.message;
-            }}
-          />
-        </Field>
+        <ImageInput
+          label="Photo file"
+          hook="player-photo"
+          onUploaded={({ url }) => {
+            upload.value = null;
+            set({ photo: url });
+          }}
+          onError={(message) => (upload.value = message)}
+        />
       </div>
       <div class="row">
         <Field label="On-air name" wide>
@@ -384,22 +371,12 @@ function TeamsCard() {
             />
           </Field>
         </div>
-        <Field label="Logo file">
-          <input
-            type="file"
-            accept={IMAGE_FILES}
-            data-upload="saved-team-logo"
-            onChange={async (event) => {
-              const input = event.currentTarget;
-              const file = input.files?.[0];
-              if (!file) return;
-              const answer = await api.uploadImage(file);
-              input.value = '';
-              if (answer.ok) set({ logo: answer.media.url });
-              else upload.value = answer.message;
-            }}
-          />
-        </Field>
+        <ImageInput
+          label="Logo file"
+          hook="saved-team-logo"
+          onUploaded={({ url }) => set({ logo: url })}
+          onError={(message) => (upload.value = message)}
+        />
         <button type="submit" class="btn btn--primary" disabled={command.busy.value}>
           {value.id ? 'Save team' : 'Add team'}
         </button>

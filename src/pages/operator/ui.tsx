@@ -4,7 +4,9 @@ import { useSignal } from '@preact/signals';
 import type { ButtonHTMLAttributes, ComponentChildren } from 'preact';
 import { useEffect, useId, useRef } from 'preact/hooks';
 import type { CommandName, PayloadArgs, SentPayload } from '../../protocol/index.ts';
+import { IMAGE_TYPES } from '../../protocol/index.ts';
 import type { CommandAnswer, CommandResult } from '../common/client.ts';
+import { api } from './api.ts';
 import { trigger } from './session.ts';
 
 export function Card(props: {
@@ -295,5 +297,36 @@ export function Field(props: { label: string; children: ComponentChildren; wide?
       <span>{props.label}</span>
       {props.children}
     </label>
+  );
+}
+
+/** Every image type the media store takes (src/protocol/media.ts), as a file input's `accept`. */
+export const IMAGE_FILES = IMAGE_TYPES.map((image) => image.type).join(',');
+
+/** A labelled file input that uploads the chosen image to the media store and hands back what it stored. */
+export function ImageInput(props: {
+  label: string;
+  hook: string;
+  accept?: string;
+  onUploaded: (media: { id: string; url: string }) => void;
+  onError: (message: string) => void;
+}) {
+  return (
+    <Field label={props.label}>
+      <input
+        type="file"
+        accept={props.accept ?? IMAGE_FILES}
+        data-upload={props.hook}
+        onChange={async (event) => {
+          const input = event.currentTarget;
+          const file = input.files?.[0];
+          if (!file) return;
+          const answer = await api.uploadImage(file);
+          input.value = '';
+          if (answer.ok) props.onUploaded(answer.media);
+          else props.onError(answer.message);
+        }}
+      />
+    </Field>
   );
 }
