@@ -213,15 +213,7 @@ export const COMMAND_CONTRACTS = {
     stateKeys: ['vetoVisible'],
     payload: Type.Object(
       {
-        url: Type.Optional(
-          Type.String({
-            maxLength: 2048,
-            description: 'FACEIT room URL or HLTV match URL (blank counts as not sent)',
-          }),
-        ),
-        platformMatchId: Type.Optional(
-          Type.String({ maxLength: 128, description: 'FACEIT match id (blank counts as not sent)' }),
-        ),
+        ...RosterSourceSchema,
         apply: Type.Optional(
           Type.Boolean({ default: true, description: 'false reads the veto without changing the match' }),
         ),

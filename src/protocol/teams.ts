@@ -256,7 +256,7 @@ export const RostersOfferSchema = Type.Object(
 );
 export type RostersOffer = Static<typeof RostersOfferSchema>;
 
-/** The source of read_rosters and save_rosters: as import_match_veto names a match. */
+/** Where a match is read from: the source of import_match_veto, read_rosters and save_rosters. */
 export const RosterSourceSchema = {
   url: Type.Optional(
     Type.String({
