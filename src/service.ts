@@ -324,8 +324,12 @@ async function startLocked(options: ServiceOptions, lock: DataDirLock): Promise<
     mapFigures: hud.snapshot('host').context.mapFigures,
     receivingTimeoutMs,
     replaying: () => hud.snapshot('recorder').context.replay !== null,
-    // Kept only while a recording runs (the recorder ignores it otherwise).
-    accepted: (frame, at) => hud.send('recorder', { type: 'recorder.frame', frame, at }),
+    // Only while a recording runs: in its other states the recorder takes no frame, and sending it
+    // each one would be a step of its machine (and a line of the Machines view) for nothing.
+    accepted: (frame, at) => {
+      if (hud.snapshot('recorder').matches('recording'))
+        hud.send('recorder', { type: 'recorder.frame', frame, at });
+    },
     identityOf: (steamid) => teams.identityOf(steamid),
     ...(options.gameClock ? { now: options.gameClock } : {}),
   });
