@@ -35,7 +35,7 @@ import { AdrTracker } from './adr.ts';
 import { BombClock } from './bomb-clock.ts';
 import { carriesToken, mentionsToken } from './frame-token.ts';
 import type { IdentityOf } from './game-frame.ts';
-import { parseFrame, rosterOfFrame } from './game-frame.ts';
+import { onAir, parseFrame, rosterOfFrame } from './game-frame.ts';
 import { GsiPayload, playersProblem } from './gsi-payload.ts';
 import type { PlayerDeath } from './hlae-killfeed.ts';
 import { HlaeKillfeed } from './hlae-killfeed.ts';
@@ -209,15 +209,7 @@ export class GameData implements LiveStats {
   refreshIdentities(): void {
     const players: GameLive['players'] = {};
     for (const [steamid, player] of Object.entries(this.#live.players)) {
-      const known = this.#identityOf(steamid);
-      players[steamid] = {
-        ...player,
-        name: known?.name ?? player.gameName,
-        playerId: known?.playerId ?? null,
-        realName: known?.realName ?? '',
-        country: known?.country ?? null,
-        photo: known?.photo ?? null,
-      };
+      players[steamid] = { ...player, ...onAir(this.#identityOf(steamid), player.gameName) };
     }
     // The feed's entries hold steamids: those made before the change take the new names too, so a
     // killer and his victim read the same in the feed as in the player boxes.

@@ -110,6 +110,18 @@ export type IdentityOf = (steamid: string) => LiveIdentity | null;
 /** Without a database: nobody is known, every player goes on air under the game's name. */
 export const NOBODY_KNOWN: IdentityOf = () => null;
 
+/** A live player's on-air fields: the database's when it knows him, the game's name otherwise. */
+export function onAir(known: LiveIdentity | null, gameName: string) {
+  return {
+    name: known?.name ?? gameName,
+    gameName,
+    playerId: known?.playerId ?? null,
+    realName: known?.realName ?? '',
+    country: known?.country ?? null,
+    photo: known?.photo ?? null,
+  };
+}
+
 function playerOf(
   steamid: string,
   raw: GsiAllPlayer,
@@ -130,17 +142,10 @@ function playerOf(
       ammoClip: weapon.ammo_clip ?? null,
       ammoReserve: weapon.ammo_reserve ?? null,
     }));
-  const gameName = raw.name ?? '';
-  // Once here, where the players are built: every on-air place reads `name`.
-  const known = identityOf(steamid);
   return {
     steamid,
-    name: known?.name ?? gameName,
-    gameName,
-    playerId: known?.playerId ?? null,
-    realName: known?.realName ?? '',
-    country: known?.country ?? null,
-    photo: known?.photo ?? null,
+    // Once here, where the players are built: every on-air place reads `name`.
+    ...onAir(identityOf(steamid), raw.name ?? ''),
     slot,
     side,
     health: state.health ?? 0,
