@@ -6,14 +6,8 @@
  */
 import type { GameKill, GameKillPlayer } from '../protocol/game.ts';
 import type { PglValue } from './hlae-pgl.ts';
-import { KILLFEED_LENGTH } from './killfeed.ts';
-
-/** What the feed reads of a frame: when the round starts again, and which round an entry is in. */
-export interface HlaeRoundFrame {
-  map: string;
-  round: number;
-  roundPhase: string | null;
-}
+import type { FeedRound } from './killfeed.ts';
+import { KILLFEED_LENGTH, startsAgain } from './killfeed.ts';
 
 /** One player_death as the feed reads it. */
 export interface PlayerDeath {
@@ -68,7 +62,7 @@ export function playerDeathOf(keys: Readonly<Record<string, PglValue>>): PlayerD
 }
 
 export class HlaeKillfeed {
-  #frame: HlaeRoundFrame | null = null;
+  #frame: FeedRound | null = null;
   #entries: GameKill[] = [];
   readonly #nextId: () => number;
 
@@ -81,11 +75,10 @@ export class HlaeKillfeed {
   }
 
   /** A frame: the feed starts again where the inferred one does (killfeed.ts, Killfeed.observe). */
-  observe(frame: HlaeRoundFrame): GameKill[] {
+  observe(frame: FeedRound): GameKill[] {
     const before = this.#frame;
     this.#frame = frame;
-    const comparable = before !== null && before.map === frame.map && frame.round >= before.round;
-    if ((!comparable || frame.roundPhase === 'freezetime') && this.#entries.length > 0) this.#entries = [];
+    if ((before === null || startsAgain(before, frame)) && this.#entries.length > 0) this.#entries = [];
     return this.#entries;
   }
 

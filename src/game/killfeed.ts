@@ -30,12 +30,24 @@ export interface KillfeedPlayer
   roundHeadshots: number;
 }
 
-export interface KillfeedFrame {
+/** Where a frame is in the match, as a feed reads it: when it starts again, which round an entry is in. */
+export interface FeedRound {
   map: string;
   round: number;
   roundPhase: string | null;
+}
+
+export interface KillfeedFrame extends FeedRound {
   players: readonly KillfeedPlayer[];
 }
+
+/**
+ * Whether a feed starts again at `frame` after `before`: a new map, a count gone back (a restart),
+ * or freeze time. The round's count moves with the kill that ends it, in the same frame: a round is
+ * told by freeze time, not by the count.
+ */
+export const startsAgain = (before: FeedRound, frame: FeedRound): boolean =>
+  before.map !== frame.map || frame.round < before.round || frame.roundPhase === 'freezetime';
 
 const playerOf = (player: KillfeedPlayer): GameKillPlayer => ({
   steamid: player.steamid,
@@ -173,11 +185,8 @@ export class Killfeed {
   observe(frame: KillfeedFrame): GameKill[] {
     const before = this.#before;
     this.#before = frame;
-    // The round's count moves with the kill that ends it, in the same frame: a round is told by
-    // freeze time, not by the count. A new map, a count gone back (a restart) or the first frame:
-    // nothing to compare. Freeze time: a new round, the feed starts again.
-    const comparable = before !== null && before.map === frame.map && frame.round >= before.round;
-    if (!comparable || frame.roundPhase === 'freezetime') {
+    // The first frame, or the feed starts again: nothing to compare.
+    if (before === null || startsAgain(before, frame)) {
       this.#pendingHeadshots.clear();
       if (this.#entries.length > 0) this.#entries = [];
       return this.#entries;
