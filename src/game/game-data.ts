@@ -39,6 +39,7 @@ import { onAir, parseFrame, rosterOfFrame } from './game-frame.ts';
 import { GsiPayload, playersProblem } from './gsi-payload.ts';
 import type { PlayerDeath } from './hlae-killfeed.ts';
 import { HlaeKillfeed } from './hlae-killfeed.ts';
+import type { FeedRound } from './killfeed.ts';
 import { Killfeed } from './killfeed.ts';
 import { diffLive, sameStatusMeaning } from './live-diff.ts';
 import type { Numbering } from './slots.ts';
@@ -505,24 +506,19 @@ export class GameData implements LiveStats {
     };
     // From the live view's players: their names are the ones on air. Both feeds follow every frame,
     // so that either can be shown the moment HLAE's link comes or goes.
-    const inferred = frame.map
+    const where: FeedRound | null = frame.map
+      ? { map: frame.map.name, round: frame.map.round, roundPhase: frame.round?.phase ?? null }
+      : null;
+    const inferred = where
       ? this.#killfeed.observe({
-          map: frame.map.name,
-          round: frame.map.round,
-          roundPhase: frame.round?.phase ?? null,
+          ...where,
           players: Object.values(next.players).map((player) => ({
             ...player,
             roundHeadshots: headshots(player.steamid),
           })),
         })
       : [];
-    const exact = frame.map
-      ? this.#hlaeFeed.observe({
-          map: frame.map.name,
-          round: frame.map.round,
-          roundPhase: frame.round?.phase ?? null,
-        })
-      : [];
+    const exact = where ? this.#hlaeFeed.observe(where) : [];
     next.killfeed = this.#status.hlae.live ? exact : inferred;
     this.#publish(next);
   }
