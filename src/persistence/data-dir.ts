@@ -119,7 +119,7 @@ async function narrow(path: string, mode: number): Promise<void> {
 
 /**
  * A copy of the saved state kept aside at some start (`state.json.corrupt-<time>`,
- * `state.journal.as-found-<time>` …): the store's moveAside and keepCopy names, the same since the
+ * `state.journal.as-found-<time>` …): the names of aside.ts, the same since the
  * first version.
  */
 const ASIDE_COPY = new RegExp(

@@ -1,4 +1,4 @@
-import { copyFile, open, readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -9,12 +9,17 @@ import type { Check } from '../protocol/compiled-check.ts';
 import { compiledCheck } from '../protocol/compiled-check.ts';
 import { ServiceError } from '../protocol/errors.ts';
 import { SettingsSchema } from '../protocol/settings.ts';
+import type { AsideWords } from './aside.ts';
+import { asideName, moveAside, syncedCopy } from './aside.ts';
 import { JOURNAL_FILE, STATE_FILE } from './data-dir.ts';
 import { describeFsError, reasonOf } from './errno-words.ts';
 import { type DamagedRange, decodeRecords, encodeRecord } from './journal-format.ts';
 import type { LoadedState, SavedState } from './saved-state.ts';
 import { SAVED_STATE_VERSION, SavedStateSchema } from './saved-state.ts';
 import type { JournalFile, StoreFiles } from './store-files.ts';
+
+/** The saved state's files moved or copied aside (aside.ts): a start goes on from the defaults. */
+const SAVED_STATE_ASIDE: AsideWords = { what: 'saved state', instead: 'starting from defaults' };
 
 /** How long a written record may wait for fdatasync: a kill loses nothing, a power cut at most this much. */
 const SYNC_DELAY_MS = 1_000;
@@ -161,7 +166,7 @@ export class StateStore {
       if (records.length > 0) {
         const replayed = replay(loaded, records);
         if (typeof replayed === 'string') {
-          await moveAside(journalFile, 'invalid', log, replayed);
+          await moveAside(journalFile, 'invalid', log, replayed, SAVED_STATE_ASIDE);
           size = 0;
         } else if (replayed) {
           if (replayed.lost.length > 0) {
@@ -233,8 +238,8 @@ export class StateStore {
   async discard(label: string, detail: string): Promise<void> {
     await this.#syncing;
     await this.#journal.close();
-    await moveAside(this.snapshotFile, label, this.log, detail);
-    await moveAside(this.journalFile, label, this.log, detail);
+    await moveAside(this.snapshotFile, label, this.log, detail, SAVED_STATE_ASIDE);
+    await moveAside(this.journalFile, label, this.log, detail, SAVED_STATE_ASIDE);
     this.#journal = await this.files.openJournal(this.journalFile);
     this.#size = 0;
     this.#durable = null;
@@ -627,7 +632,7 @@ async function readJournal(file: string, log: Logger): Promise<Buffer | null> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     const problem = describeFsError(error);
-    if (!(await moveAside(file, 'unreadable', log, `cannot be read: ${problem}`))) {
+    if (!(await moveAside(file, 'unreadable', log, `cannot be read: ${problem}`, SAVED_STATE_ASIDE))) {
       throw new Error(`the journal ${file} cannot be read (${problem}) nor moved aside`, { cause: error });
     }
     return null;
@@ -651,24 +656,11 @@ async function naming<T>(file: string, doing: string, step: Promise<T>): Promise
 async function keepDamaged(file: string, log: Logger, damaged: DamagedRange[], kept: number): Promise<void> {
   const copy = asideName(file, 'damaged');
   const where = damaged.map(({ at, bytes }) => `${bytes} bytes at ${at}`).join(', ');
-  const copied = await syncedCopy(file, copy, log);
+  const copied = await syncedCopy(file, copy, log, SAVED_STATE_ASIDE.what);
   log.warn(
     { file, damaged, records: kept, ...(copied ? { copy } : {}) },
     `journal ${file} holds a torn or damaged record (${where}): dropped those bytes, kept the ${kept} whole records around them${copied ? ` (the file as it was: ${copy})` : ''}`,
   );
-}
-
-/** A copy of `file`, synced so that it outlasts the snapshot written next; false (logged) if it could not be made. */
-async function syncedCopy(file: string, copy: string, log: Logger): Promise<boolean> {
-  try {
-    await copyFile(file, copy);
-    const handle = await open(copy, 'r+');
-    await handle.sync().finally(() => handle.close());
-    return true;
-  } catch (error) {
-    log.error({ err: error, file, copy }, `saved state ${file}: could not keep a copy of it at ${copy}`);
-    return false;
-  }
 }
 
 const parseJson = (text: string): unknown => {
@@ -775,12 +767,12 @@ async function loadSnapshot(file: string, log: Logger): Promise<LoadedState | nu
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    await moveAside(file, 'unreadable', log, (error as Error).message);
+    await moveAside(file, 'unreadable', log, (error as Error).message, SAVED_STATE_ASIDE);
     return null;
   }
   const doc = checked(parseJson(text));
   if (doc instanceof Unusable) {
-    await moveAside(file, doc.label, log, doc.problem);
+    await moveAside(file, doc.label, log, doc.problem, SAVED_STATE_ASIDE);
     return null;
   }
   if (doc.lost.length > 0) {
@@ -789,38 +781,15 @@ async function loadSnapshot(file: string, log: Logger): Promise<LoadedState | nu
   return doc.state;
 }
 
-const asideName = (file: string, reason: string) =>
-  `${file}.${reason}-${new Date().toISOString().replaceAll(':', '-')}`;
-
 /**
  * A file whose parts `lost` cannot be read and were left out: a copy of it as it was is kept beside
  * it (synced, so that it outlasts the snapshot written next), and the warning says what happened.
  */
 async function keepCopy(file: string, log: Logger, lost: string[], outcome: string): Promise<void> {
   const copy = asideName(file, 'as-found');
-  const kept = await syncedCopy(file, copy, log);
+  const kept = await syncedCopy(file, copy, log, SAVED_STATE_ASIDE.what);
   log.warn(
     { file, lost, ...(kept ? { copy } : {}) },
     `saved state ${file}: left out what cannot be read (${lost.join('; ')}): ${outcome}; the rest is kept${kept ? ` (the file as it was: ${copy})` : ''}`,
   );
-}
-
-/** Moves an unusable file aside; false when it is still there (it could not be moved). */
-export async function moveAside(file: string, reason: string, log: Logger, detail: string): Promise<boolean> {
-  const aside = asideName(file, reason);
-  try {
-    await rename(file, aside);
-    log.warn(
-      { file, movedTo: aside, reason: detail },
-      `saved state ${file} is not usable (${detail}): moved aside to ${aside}, starting from defaults`,
-    );
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
-    log.error(
-      { err: error, file },
-      `saved state ${file} is not usable (${detail}) and could not be moved aside`,
-    );
-    return false;
-  }
-  return true;
 }

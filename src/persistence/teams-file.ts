@@ -5,7 +5,7 @@
  * old file or the new one. A damaged file costs only itself: the saved state never reads it, and
  * within it a record that cannot be read costs that record.
  */
-import { copyFile, readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import type { Logger } from 'pino';
@@ -17,18 +17,24 @@ import {
   TEAMS_FORMAT_VERSION,
   TeamRecordSchema,
 } from '../protocol/teams.ts';
+import type { AsideWords } from './aside.ts';
+import { asideName, moveAside, syncedCopy } from './aside.ts';
 import { writeFileAtomic } from './atomic-file.ts';
 import { OWNER_ONLY, TEAMS_FILE } from './data-dir.ts';
 import { describeFsError } from './errno-words.ts';
 
 export const teamsFileOf = (dataDir: string) => join(dataDir, TEAMS_FILE);
 
+/** The teams file moved or copied aside (aside.ts): the database starts empty without it. */
+const TEAMS_ASIDE: AsideWords = {
+  what: 'teams and players',
+  instead: 'starting with none',
+  notMoved: 'the next save replaces it',
+};
+
 /** Writes the whole database (owner-only, atomic and synced). */
 export const writeTeamsFile = (dataDir: string, document: TeamsDocument): Promise<void> =>
   writeFileAtomic(teamsFileOf(dataDir), `${JSON.stringify(document, null, 1)}\n`, { mode: OWNER_ONLY });
-
-const asideName = (file: string, reason: string) =>
-  `${file}.${reason}-${new Date().toISOString().replaceAll(':', '-')}`;
 
 /**
  * Reads the database as the last write left it. None yet: empty. Not JSON, or another format or
@@ -66,12 +72,7 @@ export async function loadTeamsFile(dataDir: string, log: Logger): Promise<Teams
   const { document, lost } = readRecords(doc.teams, doc.players);
   if (lost.length > 0) {
     const copy = asideName(file, 'as-found');
-    let kept = true;
-    try {
-      await copyFile(file, copy);
-    } catch {
-      kept = false;
-    }
+    const kept = await syncedCopy(file, copy, log, TEAMS_ASIDE.what);
     log.warn(
       { file, lost, ...(kept ? { copy } : {}) },
       `teams and players ${file}: left out what cannot be read (${lost.join('; ')}); the rest is kept${kept ? ` (the file as it was: ${copy})` : ''}`,
@@ -125,20 +126,8 @@ function firstError(schema: typeof TeamRecordSchema | typeof PlayerRecordSchema,
   return first ? `${first.path || '/'} ${first.message}` : 'not valid';
 }
 
+/** Moves the unusable file aside (or says it could not be): the database starts empty. */
 async function aside(file: string, reason: string, detail: string, log: Logger): Promise<TeamsDocument> {
-  const to = asideName(file, reason);
-  try {
-    await rename(file, to);
-    log.warn(
-      { file, movedTo: to, reason: detail },
-      `teams and players ${file} is not usable (${detail}): moved aside to ${to}, starting with none`,
-    );
-  } catch (error) {
-    // Not moved: the next write replaces it, so it is lost then; say so now.
-    log.error(
-      { err: error, file },
-      `teams and players ${file} is not usable (${detail}) and could not be moved aside; the next save replaces it`,
-    );
-  }
+  await moveAside(file, reason, log, detail, TEAMS_ASIDE);
   return emptyTeamsDocument();
 }
